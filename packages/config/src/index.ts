@@ -1,0 +1,52 @@
+// Typed configuration, parsed once at boot from the environment. A bad value
+// stops the process with every offending key named. Nothing else in a
+// service reads process.env.
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+}
+
+export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`));
+  }
+  return result.data;
+}
+
+/** Reusable pieces of environment schemas. */
+export const env = {
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  url: (fallback: string) => z.string().url().default(fallback),
+  string: (fallback: string) => z.string().min(1).default(fallback),
+  int: (fallback: number) => z.coerce.number().int().default(fallback),
+  bool: (fallback: boolean) =>
+    z
+      .enum(['true', 'false', '1', '0'])
+      .default(fallback ? 'true' : 'false')
+      .transform((v) => v === 'true' || v === '1'),
+  nodeEnv: () => z.enum(['development', 'test', 'production']).default('development'),
+  logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Comma-separated list. */
+  list: (fallback: string[] = []) =>
+    z
+      .string()
+      .optional()
+      .transform((v) => (v === undefined ? fallback : v.split(',').map((s) => s.trim()).filter(Boolean))),
+};
+
+/** The keys every backend service reads; each service extends this. */
+export const serviceEnv = (defaults: { grpcPort: number; database: string }) =>
+  z.object({
+    NODE_ENV: env.nodeEnv(),
+    LOG_LEVEL: env.logLevel(),
+    GRPC_PORT: env.port(defaults.grpcPort),
+    MONGO_URL: env.url(`mongodb://127.0.0.1:27017/${defaults.database}`),
+    AMQP_URL: env.url('amqp://guest:guest@127.0.0.1:5672'),
+    REDIS_URL: env.url('redis://127.0.0.1:6379'),
+    SHUTDOWN_TIMEOUT_MS: env.int(10_000),
+  });

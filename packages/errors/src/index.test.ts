@@ -1,0 +1,75 @@
+import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import { describe, expect, it } from 'vitest';
+import {
+  DomainError,
+  failedPrecondition,
+  fromGrpcError,
+  httpBodyOf,
+  httpStatusOf,
+  invalidArgument,
+  toGrpcError,
+  tooManyRequests,
+} from './index.js';
+
+function asServiceError(sent: ReturnType<typeof toGrpcError>): ServiceError {
+  return Object.assign(new Error(`${sent.code} ${sent.details}`), { code: sent.code, details: sent.details, metadata: sent.metadata });
+}
+
+describe('domain errors over gRPC', () => {
+  it('when a domain error crosses the wire, then code, message and details survive', () => {
+    const sent = toGrpcError(invalidArgument('The given data was invalid.', { email: ['must be an e-mail'] }));
+    const received = fromGrpcError(asServiceError(sent), '/svc.identity.v1.IdentityService/StartEmailLogin');
+    expect(received.code).toBe('INVALID_ARGUMENT');
+    expect(received.message).toBe('The given data was invalid.');
+    expect(received.details.fieldErrors).toEqual({ email: ['must be an e-mail'] });
+    expect(received.stack).toContain('StartEmailLogin');
+  });
+
+  it('when anything else is thrown, then it becomes INTERNAL with a generic message', () => {
+    const sent = toGrpcError(new TypeError('cannot read x of undefined at /srv/secret.ts:12'));
+    expect(sent.code).toBe(status.INTERNAL);
+    expect(sent.details).toBe('Internal server error.');
+    expect(sent.isInternal).toBe(true);
+  });
+
+  it('when the transport fails, then the client sees a generic unavailable error', () => {
+    const error = Object.assign(new Error('14 UNAVAILABLE: No connection established'), {
+      code: status.UNAVAILABLE,
+      details: 'No connection established. Last error: connect ECONNREFUSED 127.0.0.1:50051',
+      metadata: new Metadata(),
+    });
+    const received = fromGrpcError(error);
+    expect(received.code).toBe('UNAVAILABLE');
+    expect(received.message).not.toContain('127.0.0.1');
+  });
+});
+
+describe('HTTP mapping', () => {
+  it.each([
+    ['INVALID_ARGUMENT', 422],
+    ['NOT_FOUND', 404],
+    ['PERMISSION_DENIED', 403],
+    ['UNAUTHENTICATED', 401],
+    ['FAILED_PRECONDITION', 412],
+    ['ALREADY_EXISTS', 409],
+    ['ABORTED', 409],
+    ['RESOURCE_EXHAUSTED', 429],
+    ['UNAVAILABLE', 503],
+    ['DEADLINE_EXCEEDED', 503],
+  ] as const)('when the code is %s, then the status is %i', (code, expected) => {
+    expect(httpStatusOf(new DomainError(code, 'x'))).toBe(expected);
+  });
+
+  it('when the spec fixes another status, then the hint wins', () => {
+    expect(httpStatusOf(failedPrecondition('free issue', 422))).toBe(422);
+  });
+
+  it('when the error is internal, then the body hides the message', () => {
+    expect(httpBodyOf(new DomainError('INTERNAL', 'db password wrong'))).toEqual({ message: 'Internal server error.' });
+  });
+
+  it('when validation fails, then the body has message and errors', () => {
+    expect(httpBodyOf(invalidArgument('bad', { q: ['too short'] }))).toEqual({ message: 'bad', errors: { q: ['too short'] } });
+    expect(tooManyRequests('slow down', 30).details.retryAfterSeconds).toBe(30);
+  });
+});

@@ -1,0 +1,128 @@
+// The one error type that crosses service boundaries. It carries a gRPC
+// status code and a message that is safe to show a client; anything else is
+// an internal error whose stack is logged and never sent.
+import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
+
+export type ErrorCode =
+  | 'INVALID_ARGUMENT'
+  | 'NOT_FOUND'
+  | 'PERMISSION_DENIED'
+  | 'UNAUTHENTICATED'
+  | 'FAILED_PRECONDITION'
+  | 'ALREADY_EXISTS'
+  | 'ABORTED'
+  | 'RESOURCE_EXHAUSTED'
+  | 'UNAVAILABLE'
+  | 'DEADLINE_EXCEEDED'
+  | 'UNIMPLEMENTED'
+  | 'INTERNAL';
+
+export interface ErrorDetails {
+  /** Field name to reasons: the `errors` object of a 422 body. */
+  fieldErrors?: Record<string, string[]>;
+  /** Seconds a client should wait (429, 503). */
+  retryAfterSeconds?: number;
+  /** Where the spec fixes a status the code alone cannot (FAILED_PRECONDITION is 412 or 422). */
+  httpStatus?: number;
+}
+
+export class DomainError extends Error {
+  override readonly name = 'DomainError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message);
+  }
+}
+
+export const invalidArgument = (message: string, fieldErrors?: Record<string, string[]>) =>
+  new DomainError('INVALID_ARGUMENT', message, fieldErrors ? { fieldErrors } : {});
+export const notFound = (message: string) => new DomainError('NOT_FOUND', message);
+export const permissionDenied = (message: string) => new DomainError('PERMISSION_DENIED', message);
+export const unauthenticated = (message = 'Unauthenticated.') => new DomainError('UNAUTHENTICATED', message);
+export const failedPrecondition = (message: string, httpStatus?: number) =>
+  new DomainError('FAILED_PRECONDITION', message, httpStatus ? { httpStatus } : {});
+export const conflict = (message: string) => new DomainError('ABORTED', message);
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new DomainError('RESOURCE_EXHAUSTED', message, { retryAfterSeconds });
+export const unavailable = (message: string, retryAfterSeconds = 5) =>
+  new DomainError('UNAVAILABLE', message, { retryAfterSeconds });
+export const unimplemented = (message: string) => new DomainError('UNIMPLEMENTED', message);
+
+const GRPC_CODE: Record<ErrorCode, status> = {
+  INVALID_ARGUMENT: status.INVALID_ARGUMENT,
+  NOT_FOUND: status.NOT_FOUND,
+  PERMISSION_DENIED: status.PERMISSION_DENIED,
+  UNAUTHENTICATED: status.UNAUTHENTICATED,
+  FAILED_PRECONDITION: status.FAILED_PRECONDITION,
+  ALREADY_EXISTS: status.ALREADY_EXISTS,
+  ABORTED: status.ABORTED,
+  RESOURCE_EXHAUSTED: status.RESOURCE_EXHAUSTED,
+  UNAVAILABLE: status.UNAVAILABLE,
+  DEADLINE_EXCEEDED: status.DEADLINE_EXCEEDED,
+  UNIMPLEMENTED: status.UNIMPLEMENTED,
+  INTERNAL: status.INTERNAL,
+};
+const ERROR_CODE = Object.fromEntries(Object.entries(GRPC_CODE).map(([k, v]) => [v, k])) as Record<number, ErrorCode>;
+
+/** The gateway's one table from error code to HTTP status (architecture brief). */
+const HTTP_STATUS: Record<ErrorCode, number> = {
+  INVALID_ARGUMENT: 422,
+  NOT_FOUND: 404,
+  PERMISSION_DENIED: 403,
+  UNAUTHENTICATED: 401,
+  FAILED_PRECONDITION: 412,
+  ALREADY_EXISTS: 409,
+  ABORTED: 409,
+  RESOURCE_EXHAUSTED: 429,
+  UNAVAILABLE: 503,
+  DEADLINE_EXCEEDED: 503,
+  UNIMPLEMENTED: 501,
+  INTERNAL: 500,
+};
+
+const DETAILS_KEY = 'folio-error-details';
+const INTERNAL_MESSAGE = 'Internal server error.';
+
+/** What a gRPC handler sends for any thrown value; `isInternal` tells the caller to log the stack. */
+export function toGrpcError(error: unknown): { code: status; details: string; metadata: Metadata; isInternal: boolean } {
+  const metadata = new Metadata();
+  if (error instanceof DomainError) {
+    metadata.set(DETAILS_KEY, JSON.stringify(error.details));
+    return { code: GRPC_CODE[error.code], details: error.message, metadata, isInternal: error.code === 'INTERNAL' };
+  }
+  return { code: status.INTERNAL, details: INTERNAL_MESSAGE, metadata, isInternal: true };
+}
+
+/** Turns a client-side gRPC failure back into a DomainError; `method` names the call for logs. */
+export function fromGrpcError(error: ServiceError, method?: string): DomainError {
+  const code = ERROR_CODE[error.code] ?? 'INTERNAL';
+  let details: ErrorDetails = {};
+  const raw = error.metadata?.get(DETAILS_KEY)?.[0];
+  if (typeof raw === 'string') {
+    try {
+      details = JSON.parse(raw) as ErrorDetails;
+    } catch {
+      details = {};
+    }
+  }
+  // Transport failures have no safe message of their own.
+  const transport = code === 'UNAVAILABLE' || code === 'DEADLINE_EXCEEDED' || code === 'INTERNAL';
+  const message = transport && !raw ? (code === 'INTERNAL' ? INTERNAL_MESSAGE : 'Service temporarily unavailable.') : error.details;
+  const domainError = new DomainError(code, message, details);
+  if (method) domainError.stack = `${domainError.name}: ${method}: ${error.message}`;
+  return domainError;
+}
+
+export function httpStatusOf(error: DomainError): number {
+  return error.details.httpStatus ?? HTTP_STATUS[error.code];
+}
+
+/** The JSON body of an error response: `{message}` plus `errors` for validation failures. */
+export function httpBodyOf(error: DomainError): { message: string; errors?: Record<string, string[]> } {
+  const status = httpStatusOf(error);
+  const message = status >= 500 && status !== 501 && status !== 503 ? INTERNAL_MESSAGE : error.message;
+  return error.details.fieldErrors ? { message, errors: error.details.fieldErrors } : { message };
+}

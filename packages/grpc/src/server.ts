@@ -1,0 +1,124 @@
+import {
+  Server,
+  ServerCredentials,
+  type ServerUnaryCall,
+  type sendUnaryData,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import { toGrpcError } from '@folio/errors';
+import { runWithContext, type Logger, type RequestContext } from '@folio/logger';
+import { HealthImplementation } from 'grpc-health-check';
+import { contextFromMetadata } from './context.js';
+
+/** What a handler knows about the call besides its request. */
+export interface CallContext extends RequestContext {
+  /** Milliseconds left before the caller's deadline, if it sent one. */
+  remainingMs?: number;
+}
+
+/** Async handlers typed from a ts-proto service definition. */
+export type ServiceHandlers<D> = {
+  [K in keyof D]: D[K] extends {
+    requestDeserialize: (bytes: Buffer) => infer Req;
+    responseSerialize: (value: infer Res) => Buffer;
+  }
+    ? (request: Req, call: CallContext) => Promise<Res>
+    : never;
+};
+
+export interface GrpcServer {
+  server: Server;
+  health: HealthImplementation;
+  port: number;
+  /** Stops taking calls, lets running ones finish up to `timeoutMs`, then forces. */
+  shutdown(timeoutMs?: number): Promise<void>;
+}
+
+export interface ServiceRegistration<D> {
+  /** Fully qualified service name, e.g. svc.identity.v1.IdentityService: used for health status. */
+  name: string;
+  definition: D;
+  handlers: ServiceHandlers<D>;
+}
+
+function remainingMs(call: ServerUnaryCall<unknown, unknown>): number | undefined {
+  const deadline = call.getDeadline();
+  if (deadline === Infinity) return undefined;
+  const at = deadline instanceof Date ? deadline.getTime() : Number(deadline);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
+}
+
+function wrap(logger: Logger, path: string, handler: (request: unknown, call: CallContext) => Promise<unknown>) {
+  return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+    const context = contextFromMetadata(call.metadata);
+    runWithContext(context, async () => {
+      const started = performance.now();
+      try {
+        const response = await handler(call.request, { ...context, remainingMs: remainingMs(call) });
+        logger.debug({ rpc: path, ms: Math.round(performance.now() - started) }, 'rpc ok');
+        callback(null, response);
+      } catch (error) {
+        const sent = toGrpcError(error);
+        if (sent.isInternal) logger.error({ rpc: path, err: error }, 'rpc failed');
+        else logger.info({ rpc: path, code: sent.code, reason: sent.details }, 'rpc refused');
+        callback({ code: sent.code, details: sent.details, metadata: sent.metadata });
+      }
+    });
+  };
+}
+
+/**
+ * Starts a gRPC server with the given services and grpc.health.v1.
+ * Port 0 picks a free port (component tests).
+ */
+export async function startGrpcServer(options: {
+  logger: Logger;
+  port: number;
+  host?: string;
+  services: ServiceRegistration<any>[];
+}): Promise<GrpcServer> {
+  const { logger } = options;
+  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  const statusMap: Record<string, 'SERVING' | 'NOT_SERVING'> = { '': 'SERVING' };
+  for (const service of options.services) statusMap[service.name] = 'SERVING';
+  const health = new HealthImplementation(statusMap);
+  health.addToServer(server);
+
+  for (const service of options.services) {
+    const definition = service.definition as ServiceDefinition;
+    const implementation: UntypedServiceImplementation = {};
+    for (const [method, spec] of Object.entries(definition)) {
+      const handler = (service.handlers as Record<string, (req: unknown, call: CallContext) => Promise<unknown>>)[method];
+      if (!handler) throw new Error(`${service.name}: no handler for ${method}`);
+      implementation[method] = wrap(logger, spec.path, handler);
+    }
+    server.addService(definition, implementation);
+  }
+
+  const host = options.host ?? '0.0.0.0';
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${host}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  logger.info({ port }, 'gRPC server listening');
+
+  return {
+    server,
+    health,
+    port,
+    shutdown: (timeoutMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        for (const name of Object.keys(statusMap)) health.setStatus(name, 'NOT_SERVING');
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, timeoutMs);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }),
+  };
+}

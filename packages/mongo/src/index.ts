@@ -1,0 +1,95 @@
+// MongoDB access shared by every service: one connection per service
+// database, integer id sequences, and a repository base whose filters must
+// name the tenant, so a query that forgets the tenant does not compile.
+import mongoose, { type Connection, type Model, type Schema } from 'mongoose';
+
+export type { Connection } from 'mongoose';
+
+export async function connectMongo(uri: string, options: { dbName?: string } = {}): Promise<Connection> {
+  const connection = mongoose.createConnection(uri, {
+    dbName: options.dbName,
+    serverSelectionTimeoutMS: 5_000,
+    // Indexes are created explicitly by ensureIndexes(): start-up stays predictable.
+    autoIndex: false,
+    autoCreate: true,
+  });
+  await connection.asPromise();
+  return connection;
+}
+
+/** Builds every index the connection's models declare; idempotent. */
+export async function ensureIndexes(connection: Connection): Promise<void> {
+  for (const model of Object.values(connection.models)) {
+    await model.createIndexes();
+  }
+}
+
+export async function pingMongo(connection: Connection): Promise<boolean> {
+  try {
+    await connection.db?.admin().command({ ping: 1 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface CounterDoc {
+  _id: string;
+  seq: number;
+}
+
+/**
+ * Next value of a named integer sequence (users, notes, ...): the API exposes
+ * integer ids, which MongoDB does not generate itself.
+ */
+export async function nextSequence(connection: Connection, name: string): Promise<number> {
+  const counters = connection.collection<CounterDoc>('counters');
+  const doc = await counters.findOneAndUpdate(
+    { _id: name },
+    { $inc: { seq: 1 } },
+    { upsert: true, returnDocument: 'after' },
+  );
+  if (!doc) throw new Error(`sequence ${name} did not return a value`);
+  return doc.seq;
+}
+
+/** Raises a sequence so that it never hands out ids at or below `atLeast` (seeded data). */
+export async function bumpSequence(connection: Connection, name: string, atLeast: number): Promise<void> {
+  await connection.collection<CounterDoc>('counters').updateOne({ _id: name }, { $max: { seq: atLeast } }, { upsert: true });
+}
+
+/** A filter that must carry the tenant key. */
+export type TenantFilter<T> = mongoose.FilterQuery<T> & { tenant_id: number };
+
+/**
+ * Base for repositories of tenant-owned data. Every read and write takes a
+ * TenantFilter, and results are lean plain objects, never mongoose documents.
+ */
+export abstract class TenantRepository<T extends { tenant_id: number }> {
+  protected constructor(protected readonly model: Model<T>) {}
+
+  async findOne(filter: TenantFilter<T>): Promise<T | null> {
+    return (await this.model.findOne(filter).lean<T>().exec()) ?? null;
+  }
+
+  async find(filter: TenantFilter<T>, options: { sort?: Record<string, 1 | -1>; limit?: number; skip?: number } = {}): Promise<T[]> {
+    let query = this.model.find(filter);
+    if (options.sort) query = query.sort(options.sort);
+    if (options.skip) query = query.skip(options.skip);
+    if (options.limit) query = query.limit(options.limit);
+    return query.lean<T[]>().exec();
+  }
+
+  async count(filter: TenantFilter<T>): Promise<number> {
+    return this.model.countDocuments(filter).exec();
+  }
+
+  async deleteMany(filter: TenantFilter<T>): Promise<number> {
+    const result = await this.model.deleteMany(filter).exec();
+    return result.deletedCount;
+  }
+}
+
+export function modelOn<T>(connection: Connection, name: string, schema: Schema<T>): Model<T> {
+  return (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema);
+}

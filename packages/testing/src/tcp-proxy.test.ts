@@ -1,0 +1,44 @@
+import { createServer } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTcpProxy } from './tcp-proxy.js';
+
+function echoServer() {
+  const server = createServer((socket) => socket.pipe(socket));
+  return new Promise<{ port: number; close: () => void }>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ port: (server.address() as { port: number }).port, close: () => server.close() })),
+  );
+}
+
+async function roundTrip(port: number): Promise<string> {
+  const { createConnection } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ port, host: '127.0.0.1' }, () => socket.write('ping'));
+    socket.once('data', (data) => {
+      resolve(String(data));
+      socket.destroy();
+    });
+    socket.once('error', reject);
+  });
+}
+
+describe('tcp proxy', () => {
+  const cleanups: (() => unknown)[] = [];
+  afterAll(async () => {
+    for (const fn of cleanups) await fn();
+  });
+
+  it('when cut, then connections are refused until restored on the same port', async () => {
+    const echo = await echoServer();
+    cleanups.push(echo.close);
+    const proxy = await startTcpProxy('127.0.0.1', echo.port);
+    cleanups.push(proxy.close);
+
+    expect(await roundTrip(proxy.port)).toBe('ping');
+    const port = proxy.port;
+    await proxy.cut();
+    await expect(roundTrip(port)).rejects.toThrow(/ECONNREFUSED/);
+    await proxy.restore();
+    expect(proxy.port).toBe(port);
+    expect(await roundTrip(proxy.port)).toBe('ping');
+  });
+});

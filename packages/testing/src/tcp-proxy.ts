@@ -1,0 +1,63 @@
+import { createConnection, createServer, type Socket } from 'node:net';
+
+/**
+ * A TCP proxy in front of a real server. `cut()` drops every connection and
+ * refuses new ones, exactly what a client sees when the server is stopped,
+ * without stopping infrastructure that other test files share.
+ */
+export interface TcpProxy {
+  port: number;
+  url(template: string): string;
+  cut(): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = createConnection({ host: targetHost, port: targetPort });
+    sockets.add(client).add(upstream);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream).pipe(client);
+  });
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        port = (server.address() as { port: number }).port;
+        resolve();
+      });
+    });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
+  await listen();
+  return {
+    get port() {
+      return port;
+    },
+    url(template: string) {
+      const url = new URL(template);
+      url.hostname = '127.0.0.1';
+      url.port = String(port);
+      return url.toString().replace(/\/$/, '');
+    },
+    cut: stop,
+    restore: listen,
+    close: stop,
+  };
+}
