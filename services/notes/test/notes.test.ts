@@ -1,0 +1,30 @@
+import { checkHealth, createPromiseClient } from '@folio/grpc';
+import { notes } from '@folio/proto';
+import { freshMongoUrl } from '@folio/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_NAME, startNotes } from '../src/app.js';
+import { loadNotesConfig } from '../src/config.js';
+
+describe('notes service (drafted contract)', () => {
+  let service: Awaited<ReturnType<typeof startNotes>>;
+
+  beforeAll(async () => {
+    service = await startNotes(loadNotesConfig({ GRPC_PORT: '0', MONGO_URL: freshMongoUrl('notes').url, LOG_LEVEL: 'silent' }));
+  });
+  afterAll(() => service.stop());
+
+  it('when started, then it reports SERVING over grpc.health.v1', async () => {
+    expect(await checkHealth(`127.0.0.1:${service.grpcPort}`, SERVICE_NAME)).toBe(true);
+  });
+
+  it('when a drafted RPC is called, then it answers UNIMPLEMENTED with a clear message', async () => {
+    const client = createPromiseClient(notes.NotesServiceClient, `127.0.0.1:${service.grpcPort}`);
+    const definition = notes.NotesServiceService as unknown as Record<string, unknown>;
+    const method = Object.keys(definition)[0]!;
+    const call = (client as unknown as Record<string, (request: object) => Promise<unknown>>)[method]!;
+    // An empty message with every field at its default, as the generated code builds it.
+    const emptyRequest = (definition[method] as { requestDeserialize(bytes: Buffer): object }).requestDeserialize(Buffer.alloc(0));
+    await expect(call(emptyRequest)).rejects.toMatchObject({ code: 'UNIMPLEMENTED', message: expect.stringContaining('the reader and notes release') });
+    client.close();
+  });
+});
