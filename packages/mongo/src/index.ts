@@ -38,24 +38,51 @@ interface CounterDoc {
   seq: number;
 }
 
+const DUPLICATE_KEY = 11000;
+
+export function isDuplicateKeyError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === DUPLICATE_KEY;
+}
+
 /**
  * Next value of a named integer sequence (users, notes, ...): the API exposes
  * integer ids, which MongoDB does not generate itself.
+ *
+ * Each value is claimed by inserting a unique `sequence_claims` document, so two
+ * callers can never get the same value. A plain `$inc` would be enough on
+ * MongoDB, but the local stack's FerretDB does not isolate concurrent updates
+ * of one document (lost increments); unique inserts are safe on both. The
+ * `counters` document is only a hint of where to start.
  */
 export async function nextSequence(connection: Connection, name: string): Promise<number> {
   const counters = connection.collection<CounterDoc>('counters');
-  const doc = await counters.findOneAndUpdate(
-    { _id: name },
-    { $inc: { seq: 1 } },
-    { upsert: true, returnDocument: 'after' },
-  );
-  if (!doc) throw new Error(`sequence ${name} did not return a value`);
-  return doc.seq;
+  const claims = connection.collection<{ _id: string }>('sequence_claims');
+  let candidate = ((await counters.findOne({ _id: name }))?.seq ?? 0) + 1;
+  for (let attempt = 0; attempt < 10_000; attempt++, candidate++) {
+    try {
+      await claims.insertOne({ _id: `${name}:${candidate}` });
+    } catch (error) {
+      if (isDuplicateKeyError(error)) continue;
+      throw error;
+    }
+    await raiseCounter(connection, name, candidate);
+    return candidate;
+  }
+  throw new Error(`sequence ${name}: no free value found`);
+}
+
+async function raiseCounter(connection: Connection, name: string, atLeast: number): Promise<void> {
+  try {
+    await connection.collection<CounterDoc>('counters').updateOne({ _id: name }, { $max: { seq: atLeast } }, { upsert: true });
+  } catch (error) {
+    // Two first-ever upserts raced; the other one created the counter, which is all we need.
+    if (!isDuplicateKeyError(error)) throw error;
+  }
 }
 
 /** Raises a sequence so that it never hands out ids at or below `atLeast` (seeded data). */
 export async function bumpSequence(connection: Connection, name: string, atLeast: number): Promise<void> {
-  await connection.collection<CounterDoc>('counters').updateOne({ _id: name }, { $max: { seq: atLeast } }, { upsert: true });
+  await raiseCounter(connection, name, atLeast);
 }
 
 /** A filter that must carry the tenant key. */

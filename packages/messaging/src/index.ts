@@ -1,0 +1,7 @@
+// Domain events over RabbitMQ for every service: the event envelope, a
+// confirming publisher that survives broker restarts, a transactional outbox
+// and idempotent consumers with retries and a dead-letter queue.
+export { createEvent, parseEvent, type DomainEvent } from './event.js';
+export { Broker, BrokerUnavailableError, type BrokerOptions } from './broker.js';
+export { Outbox, type OutboxOptions } from './outbox.js';
+export { startConsumer, ATTEMPT_HEADER, FAILED_ATTEMPTS_HEADER, LAST_ERROR_HEADER, type ConsumerOptions, type RunningConsumer } from './consumer.js';

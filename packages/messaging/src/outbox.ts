@@ -1,0 +1,233 @@
+// The transactional outbox: a service records the events it means to publish
+// in its own database, and a relay hands them to the broker, so that a broker
+// outage delays events instead of losing them.
+//
+// Guarantee. MongoDB transactions are optional (the local stack's FerretDB has
+// none): when the caller passes a session inside a transaction, the state
+// change and the outbox row commit together. Without one, the service writes
+// its state, then the outbox row, and only then answers. A crash between the
+// two leaves a change without its event and the request unanswered, so the
+// client retries: use cases must then find the change done and add the event
+// again (an event id derived from the change makes that add a no-op when the
+// row did get written). Once a row exists it is published at least once: the relay marks it
+// published only after the broker confirmed, so a crash in between publishes
+// it again, and consumers deduplicate by event id.
+import { randomUUID } from 'node:crypto';
+import type { ClientSession, Connection } from 'mongoose';
+import type { Logger } from '@folio/logger';
+import { BrokerUnavailableError, type Broker } from './broker.js';
+import type { DomainEvent } from './event.js';
+
+export interface OutboxOptions {
+  exchange: string;
+  logger: Logger;
+  /** How often the relay looks for rows it was not told about (written by another replica, or left by a crash). */
+  pollIntervalMs?: number;
+  /** Rows published per relay pass before the loop yields. */
+  batchSize?: number;
+  /** How long a claimed row stays reserved to one relay; longer than a publish can take. */
+  claimLeaseMs?: number;
+  /** Longest wait between attempts while the broker is down. */
+  maxBackoffMs?: number;
+  /** How long published rows are kept (for audit and debugging) before they are pruned. */
+  retentionMs?: number;
+}
+
+interface OutboxRow {
+  event_id: string;
+  exchange: string;
+  event: DomainEvent;
+  occurred_at: Date;
+  created_at: Date;
+  published_at: Date | null;
+  claimed_until: Date | null;
+  claim: string | null;
+  attempts: number;
+  last_error?: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+// FerretDB has no TTL indexes, so published rows are pruned by the relay instead, on every database.
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+export class Outbox {
+  private readonly pollIntervalMs: number;
+  private readonly batchSize: number;
+  private readonly claimLeaseMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly retentionMs: number;
+  private readonly logger: Logger;
+  private indexes: Promise<void> | undefined;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  // Relay passes in this process run one after another; a pass that has not started yet absorbs new requests.
+  private lastPass: Promise<unknown> = Promise.resolve();
+  private queuedPass: Promise<number> | undefined;
+  private lastPrune = 0;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly broker: Broker,
+    private readonly options: OutboxOptions,
+  ) {
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.batchSize = options.batchSize ?? 100;
+    this.claimLeaseMs = options.claimLeaseMs ?? 30_000;
+    this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
+    this.retentionMs = options.retentionMs ?? 7 * DAY_MS;
+    this.logger = options.logger.child({ component: 'outbox', exchange: options.exchange });
+  }
+
+  private get rows() {
+    return this.connection.collection<OutboxRow>('outbox');
+  }
+
+  /** Creates the outbox indexes; idempotent, and called by add() and the relay if the service did not. */
+  ensureIndexes(): Promise<void> {
+    this.indexes ??= (async () => {
+      await this.rows.createIndex({ event_id: 1 }, { unique: true });
+      await this.rows.createIndex({ exchange: 1, published_at: 1, occurred_at: 1 });
+    })().catch((error: unknown) => {
+      this.indexes = undefined;
+      throw error;
+    });
+    return this.indexes;
+  }
+
+  /**
+   * Records an event (inside the caller's transaction when `session` is given)
+   * and asks the relay to publish it now. Resolves once the row is written;
+   * a failed publish is left to the relay. Outside a transaction, adding an
+   * event id that is already recorded is a no-op.
+   */
+  async add(event: DomainEvent, options: { session?: ClientSession } = {}): Promise<void> {
+    await this.ensureIndexes();
+    const occurredAt = new Date(event.occurred_at);
+    const row: OutboxRow = {
+      event_id: event.id,
+      exchange: this.options.exchange,
+      event,
+      occurred_at: Number.isNaN(occurredAt.getTime()) ? new Date() : occurredAt,
+      created_at: new Date(),
+      published_at: null,
+      claimed_until: null,
+      claim: null,
+      attempts: 0,
+    };
+    try {
+      await this.rows.insertOne(row, options.session ? { session: options.session } : {});
+    } catch (error) {
+      // The same event added again (a retried request) is already recorded; inside a transaction the caller must know.
+      if (options.session || (error as { code?: unknown }).code !== 11000) throw error;
+      return;
+    }
+    // Inside an uncommitted transaction the row is not visible yet; the next poll picks it up.
+    this.relayOnce().catch((error: unknown) => this.logger.debug({ err: error }, 'immediate relay failed; the relay will retry'));
+  }
+
+  /** Starts the background relay; safe to call once per process, stopped by stop(). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.unsubscribe = this.broker.onConnected(() => this.wake?.());
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.unsubscribe?.();
+    this.wake?.();
+    await this.loop;
+    await this.lastPass.catch(() => {});
+  }
+
+  /** Publishes what is pending now, oldest first; resolves with how many rows it published. */
+  relayOnce(): Promise<number> {
+    if (!this.queuedPass) {
+      const pass = this.lastPass.then(() => {
+        this.queuedPass = undefined;
+        return this.drain();
+      });
+      this.queuedPass = pass;
+      this.lastPass = pass.catch(() => {});
+    }
+    return this.queuedPass;
+  }
+
+  private async run(): Promise<void> {
+    let delay = this.pollIntervalMs;
+    while (this.running) {
+      try {
+        const published = await this.relayOnce();
+        delay = this.pollIntervalMs;
+        // A full batch means more may be waiting: go again without sleeping.
+        if (published >= this.batchSize) continue;
+        await this.pruneIfDue();
+      } catch (error) {
+        if (!(error instanceof BrokerUnavailableError)) this.logger.warn({ err: error }, 'outbox relay failed; backing off');
+        delay = Math.min(this.maxBackoffMs, delay * 2);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+
+  private async drain(): Promise<number> {
+    await this.ensureIndexes();
+    let published = 0;
+    while (published < this.batchSize) {
+      // Checking first keeps a down broker from churning claims in the database.
+      if (!this.broker.isConnected()) throw new BrokerUnavailableError();
+      const row = await this.claimNext();
+      if (!row) break;
+      try {
+        await this.broker.publish(this.options.exchange, row.event);
+      } catch (error) {
+        await this.rows.updateOne(
+          { event_id: row.event_id, claim: row.claim },
+          { $set: { claimed_until: null, claim: null, last_error: String(error) }, $inc: { attempts: 1 } },
+        );
+        throw error;
+      }
+      await this.rows.updateOne(
+        { event_id: row.event_id, claim: row.claim },
+        { $set: { published_at: new Date(), claimed_until: null, claim: null }, $inc: { attempts: 1 } },
+      );
+      published += 1;
+    }
+    if (published) this.logger.debug({ published }, 'outbox relayed events');
+    return published;
+  }
+
+  /** Reserves the oldest pending row for this relay; another replica skips it until the lease runs out. */
+  private claimNext(): Promise<OutboxRow | null> {
+    const now = new Date();
+    return this.rows.findOneAndUpdate(
+      {
+        exchange: this.options.exchange,
+        published_at: null,
+        $or: [{ claimed_until: null }, { claimed_until: { $lt: now } }],
+      },
+      { $set: { claimed_until: new Date(now.getTime() + this.claimLeaseMs), claim: randomUUID() } },
+      { sort: { occurred_at: 1, _id: 1 }, returnDocument: 'after' },
+    );
+  }
+
+  private async pruneIfDue(): Promise<void> {
+    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = Date.now();
+    const { deletedCount } = await this.rows.deleteMany({
+      exchange: this.options.exchange,
+      published_at: { $lt: new Date(Date.now() - this.retentionMs) },
+    });
+    if (deletedCount) this.logger.info({ deleted: deletedCount }, 'pruned published outbox rows');
+  }
+}
