@@ -1,7 +1,7 @@
 import { freshDatabase } from '@folio/testing';
 import { Schema } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bumpSequence, modelOn, nextSequence, TenantRepository, type Connection } from './index.js';
+import { bumpSequence, claimOnce, modelOn, nextSequence, TenantRepository, type Connection } from './index.js';
 
 describe('mongo helpers against the real MongoDB wire protocol', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -14,6 +14,11 @@ describe('mongo helpers against the real MongoDB wire protocol', () => {
     const ids = await Promise.all(Array.from({ length: 30 }, () => nextSequence(db.connection, 'users')));
     expect(new Set(ids).size).toBe(30);
     expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+  });
+
+  it('when 20 callers claim one key at once, then exactly one wins', async () => {
+    const wins = await Promise.all(Array.from({ length: 20 }, () => claimOnce(db.connection, 'rotations', 'token-hash')));
+    expect(wins.filter(Boolean)).toHaveLength(1);
   });
 
   it('when a sequence is bumped past seeded ids, then new ids start after them', async () => {

@@ -80,6 +80,22 @@ async function raiseCounter(connection: Connection, name: string, atLeast: numbe
   }
 }
 
+/**
+ * Claims `key` in `collection` exactly once across every caller and replica:
+ * true for the one caller whose unique insert succeeded, false for all others.
+ * This is the project's compare-and-set: conditional updates are atomic on
+ * MongoDB but not on FerretDB, unique inserts are atomic on both.
+ */
+export async function claimOnce(connection: Connection, collection: string, key: string, fields: Record<string, unknown> = {}): Promise<boolean> {
+  try {
+    await connection.collection<{ _id: string }>(collection).insertOne({ _id: key, claimed_at: new Date(), ...fields });
+    return true;
+  } catch (error) {
+    if (isDuplicateKeyError(error)) return false;
+    throw error;
+  }
+}
+
 /** Raises a sequence so that it never hands out ids at or below `atLeast` (seeded data). */
 export async function bumpSequence(connection: Connection, name: string, atLeast: number): Promise<void> {
   await raiseCounter(connection, name, atLeast);
