@@ -88,7 +88,7 @@ async function raiseCounter(connection: Connection, name: string, atLeast: numbe
  */
 export async function claimOnce(connection: Connection, collection: string, key: string, fields: Record<string, unknown> = {}): Promise<boolean> {
   try {
-    await connection.collection<{ _id: string }>(collection).insertOne({ _id: key, claimed_at: new Date(), ...fields });
+    await connection.collection<{ _id: string; claimed_at: Date }>(collection).insertOne({ _id: key, claimed_at: new Date(), ...fields });
     return true;
   } catch (error) {
     if (isDuplicateKeyError(error)) return false;
