@@ -1,0 +1,165 @@
+// Wires the identity service: database, Redis rate limiter, SMTP, broker with
+// the outbox relay and the consumers, signing keys, and the gRPC server.
+// Tests start it in-process on port 0 with a fresh database.
+import { startGrpcServer } from '@folio/grpc';
+import { createLogger, type Logger } from '@folio/logger';
+import { Broker, Outbox } from '@folio/messaging';
+import { connectMongo } from '@folio/mongo';
+import { identity } from '@folio/proto';
+import { RateLimiter } from '@folio/rate-limit';
+import { Redis } from 'ioredis';
+import type { IdentityConfig } from './config.js';
+import { openIdentityStore } from './data/index.js';
+import { AccountEraser } from './domain/account-erasure.js';
+import { CursorCodec } from './domain/cursor.js';
+import { TenantDiscovery } from './domain/discovery.js';
+import { EmailLogin } from './domain/email-login.js';
+import { HelpDesk } from './domain/help.js';
+import { HelpRouter, type HelpChannel } from './domain/help-routing.js';
+import { PushRegistrations } from './domain/push.js';
+import { Sessions } from './domain/sessions.js';
+import { SigningKeys } from './domain/signing-keys.js';
+import { SocialLogin } from './domain/social-login.js';
+import { AppleProvider, FacebookProvider, GoogleProvider } from './domain/social/index.js';
+import { TenantDirectory } from './domain/tenants.js';
+import { UserAccounts } from './domain/users.js';
+import { startIdentityConsumers } from './events/consumers.js';
+import { EmailHelpChannel, WebhookHelpChannel } from './events/help-channels.js';
+import { OutboxEventSink } from './events/publisher.js';
+import { identityHandlers } from './grpc/handlers.js';
+import { LoginCodeMailer } from './mail/login-code.js';
+import { SmtpMailer } from './mail/mailer.js';
+
+export const SERVICE_NAME = 'svc.identity.v1.IdentityService';
+
+export interface RunningIdentity {
+  grpcPort: number;
+  /** Stops taking calls, drains consumers and the outbox, closes every connection. */
+  stop(): Promise<void>;
+  /** Makes a new active signing key (old public keys stay in the JWKS); returns its kid. */
+  rotateSigningKey(): Promise<string>;
+}
+
+export async function startIdentity(config: IdentityConfig, options: { logger?: Logger } = {}): Promise<RunningIdentity> {
+  const logger = options.logger ?? createLogger({ service: 'identity', level: config.LOG_LEVEL });
+  // Undone in reverse order on stop, or when start-up fails half-way.
+  const teardown: (() => Promise<unknown> | unknown)[] = [];
+  const stopAll = async () => {
+    for (const step of teardown.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        logger.warn({ err: error }, 'identity shutdown step failed');
+      }
+    }
+    teardown.length = 0;
+  };
+
+  try {
+    const connection = await connectMongo(config.MONGO_URL);
+    teardown.push(() => connection.close());
+    const store = await openIdentityStore(connection);
+
+    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000 });
+    redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
+    teardown.push(() => redis.quit().catch(() => redis.disconnect()));
+    const limiter = new RateLimiter(redis, config.RATE_LIMIT_PREFIX);
+
+    const mailer = new SmtpMailer(config.SMTP_URL, config.SMTP_FROM);
+    teardown.push(() => mailer.close());
+
+    const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'identity' });
+    teardown.push(() => broker.close());
+    const outbox = new Outbox(connection, broker, { exchange: config.EVENTS_EXCHANGE, logger });
+    await outbox.ensureIndexes();
+    outbox.start();
+    teardown.push(() => outbox.stop());
+    const events = new OutboxEventSink(outbox);
+
+    const keys = new SigningKeys(store.signingKeys, {
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+      accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+    });
+    await keys.ensureActive();
+
+    const tenants = new TenantDirectory(store);
+    const users = new UserAccounts(store);
+    const sessions = new Sessions(
+      store,
+      keys,
+      {
+        refreshTokenTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
+        refreshReuseGraceSeconds: config.REFRESH_REUSE_GRACE_SECONDS,
+        sessionLimit: config.SESSION_LIMIT,
+      },
+      logger,
+    );
+    const emailLogin = new EmailLogin(
+      { store, users, tenants, sessions, limiter, codes: new LoginCodeMailer(mailer), logger },
+      {
+        codeLength: config.LOGIN_CODE_LENGTH,
+        codeTtlSeconds: config.LOGIN_CODE_TTL_SECONDS,
+        maxAttempts: config.LOGIN_CODE_MAX_ATTEMPTS,
+        pepper: config.CODE_PEPPER,
+      },
+    );
+    const timeoutMs = config.SOCIAL_TIMEOUT_MS;
+    const socialLogin = new SocialLogin(
+      [
+        new GoogleProvider({ userinfoUrl: config.GOOGLE_USERINFO_URL, timeoutMs }),
+        new FacebookProvider({ graphUrl: config.FACEBOOK_GRAPH_URL, timeoutMs }),
+        new AppleProvider({ jwksUrl: config.APPLE_JWKS_URL, issuer: config.APPLE_ISSUER, audience: config.APPLE_AUDIENCE, timeoutMs }),
+      ],
+      { users, tenants, sessions, logger },
+    );
+    const discovery = new TenantDiscovery(store, new CursorCodec(config.CURSOR_SECRET));
+    const help = new HelpDesk(store, tenants, events);
+    const push = new PushRegistrations(store, tenants, events);
+    const eraser = new AccountEraser(store, events, logger);
+
+    const channel = (webhook: string | undefined, inbox: string): HelpChannel =>
+      webhook ? new WebhookHelpChannel(webhook) : new EmailHelpChannel(mailer, inbox);
+    const helpRouter = new HelpRouter({
+      support: new EmailHelpChannel(mailer, config.SUPPORT_EMAIL),
+      engineering: channel(config.ENGINEERING_WEBHOOK_URL, config.ENGINEERING_EMAIL),
+      messaging: channel(config.MESSAGING_WEBHOOK_URL, config.MESSAGING_EMAIL),
+    });
+    const consumers = await startIdentityConsumers({
+      broker,
+      connection,
+      logger,
+      helpRouter,
+      eraser,
+      settings: {
+        exchange: config.EVENTS_EXCHANGE,
+        queuePrefix: config.QUEUE_PREFIX,
+        maxRetries: config.CONSUMER_MAX_RETRIES,
+        retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
+      },
+    });
+    teardown.push(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+
+    const grpc = await startGrpcServer({
+      logger,
+      port: config.GRPC_PORT,
+      services: [
+        {
+          name: SERVICE_NAME,
+          definition: identity.IdentityServiceService,
+          handlers: identityHandlers({ emailLogin, socialLogin, sessions, keys, users, tenants, discovery, help, push }),
+        },
+      ],
+    });
+    teardown.push(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+
+    return {
+      grpcPort: grpc.port,
+      stop: stopAll,
+      rotateSigningKey: () => keys.rotate(),
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,55 @@
+// The identity database behind one object: models registered, indexes built,
+// a repository per aggregate.
+import { ensureIndexes, type Connection } from '@folio/mongo';
+import { HelpConfigRepository } from './help-config.js';
+import { LoginCodeRepository } from './login-codes.js';
+import { MembershipRepository } from './memberships.js';
+import { PushRegistrationRepository } from './push-registrations.js';
+import { RefreshTokenRepository } from './refresh-tokens.js';
+import { identityModels } from './schemas.js';
+import { SessionRepository } from './sessions.js';
+import { SigningKeyRepository } from './signing-keys.js';
+import { TenantStore } from './tenants.js';
+import { UserRepository } from './users.js';
+
+export * from './schemas.js';
+export type {
+  HelpConfigRepository,
+  LoginCodeRepository,
+  MembershipRepository,
+  PushRegistrationRepository,
+  RefreshTokenRepository,
+  SessionRepository,
+  SigningKeyRepository,
+  TenantStore,
+  UserRepository,
+};
+
+export interface IdentityStore {
+  users: UserRepository;
+  tenants: TenantStore;
+  memberships: MembershipRepository;
+  loginCodes: LoginCodeRepository;
+  sessions: SessionRepository;
+  refreshTokens: RefreshTokenRepository;
+  signingKeys: SigningKeyRepository;
+  pushRegistrations: PushRegistrationRepository;
+  helpConfig: HelpConfigRepository;
+}
+
+export async function openIdentityStore(connection: Connection): Promise<IdentityStore> {
+  const models = identityModels(connection);
+  await ensureIndexes(connection);
+  const tenants = new TenantStore(models.tenants);
+  return {
+    users: new UserRepository(connection, models.users),
+    tenants,
+    memberships: new MembershipRepository(models.memberships, tenants),
+    loginCodes: new LoginCodeRepository(models.loginCodes, models.loginCodeSlots),
+    sessions: new SessionRepository(models.sessions),
+    refreshTokens: new RefreshTokenRepository(models.refreshTokens),
+    signingKeys: new SigningKeyRepository(models.signingKeys),
+    pushRegistrations: new PushRegistrationRepository(models.pushRegistrations),
+    helpConfig: new HelpConfigRepository(models.helpConfig),
+  };
+}

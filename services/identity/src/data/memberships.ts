@@ -1,0 +1,50 @@
+// Which users have an account in which tenants. Creating or deleting a
+// membership also moves the tenant's member count (discovery's sort key).
+import type { Model } from 'mongoose';
+import { isDuplicateKey, type MembershipDoc } from './schemas.js';
+import type { TenantStore } from './tenants.js';
+
+export class MembershipRepository {
+  constructor(
+    private readonly model: Model<MembershipDoc>,
+    private readonly tenants: TenantStore,
+  ) {}
+
+  /** Idempotent; `true` only for the call that created it. */
+  async ensure(userId: number, tenantId: number): Promise<boolean> {
+    try {
+      const result = await this.model
+        .updateOne({ user_id: userId, tenant_id: tenantId }, { $setOnInsert: { created_at: new Date() } }, { upsert: true })
+        .exec();
+      if (result.upsertedCount !== 1) return false;
+    } catch (error) {
+      // A concurrent upsert of the same pair won the unique index.
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+    await this.tenants.adjustMemberCount(tenantId, 1);
+    return true;
+  }
+
+  async tenantIdsOf(userId: number): Promise<number[]> {
+    const docs = await this.model.find({ user_id: userId }, { tenant_id: 1 }).sort({ tenant_id: 1 }).lean<MembershipDoc[]>().exec();
+    return docs.map((doc) => doc.tenant_id);
+  }
+
+  async countIn(tenantId: number): Promise<number> {
+    return this.model.countDocuments({ tenant_id: tenantId }).exec();
+  }
+
+  /** Deletes every membership of a user one by one, so each count moves once even when erasure is retried. */
+  async deleteAllOf(userId: number): Promise<number> {
+    let deleted = 0;
+    for (const tenantId of await this.tenantIdsOf(userId)) {
+      const result = await this.model.deleteOne({ user_id: userId, tenant_id: tenantId }).exec();
+      if (result.deletedCount === 1) {
+        deleted += 1;
+        await this.tenants.adjustMemberCount(tenantId, -1);
+      }
+    }
+    return deleted;
+  }
+}

@@ -1,0 +1,46 @@
+// Refresh tokens, stored only as SHA-256 hashes. A rotation is the insert of
+// the successor token, unique on its parent's hash: of any number of
+// concurrent refreshes with one token exactly one insert succeeds.
+import type { Model } from 'mongoose';
+import { isDuplicateKey, type RefreshTokenDoc } from './schemas.js';
+
+export class RefreshTokenRepository {
+  constructor(private readonly model: Model<RefreshTokenDoc>) {}
+
+  /** Inserts a token; false when its parent already has a successor (a lost rotation race). */
+  async insert(token: RefreshTokenDoc): Promise<boolean> {
+    try {
+      await this.model.collection.insertOne({ ...token } as never);
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  async findByHash(hash: string): Promise<RefreshTokenDoc | null> {
+    return this.model.findOne({ hash }).lean<RefreshTokenDoc>().exec();
+  }
+
+  async findSuccessor(parentHash: string): Promise<RefreshTokenDoc | null> {
+    return this.model.findOne({ parent_hash: parentHash }).lean<RefreshTokenDoc>().exec();
+  }
+
+  async markRotated(hash: string, now: Date): Promise<void> {
+    await this.model.updateOne({ hash, status: 'active' }, { $set: { status: 'rotated', rotated_at: now } }).exec();
+  }
+
+  /** Kills every token of the family that could still be used or replayed. */
+  async revokeFamily(familyId: string): Promise<void> {
+    await this.revokeFamilies([familyId]);
+  }
+
+  async revokeFamilies(familyIds: string[]): Promise<void> {
+    if (familyIds.length === 0) return;
+    await this.model.updateMany({ family_id: { $in: familyIds }, status: { $ne: 'revoked' } }, { $set: { status: 'revoked' } }).exec();
+  }
+
+  async deleteAllOf(userId: number): Promise<number> {
+    return (await this.model.deleteMany({ user_id: userId }).exec()).deletedCount;
+  }
+}

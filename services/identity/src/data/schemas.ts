@@ -1,0 +1,337 @@
+// The identity database: one mongoose schema per collection, with every index
+// a query path needs. Documents are returned as plain objects by the
+// repositories; nothing outside data/ sees mongoose.
+//
+// The local stack runs FerretDB, which has no multi-document transactions and
+// (measured with 20 concurrent callers) does not apply a conditional
+// findOneAndUpdate or $inc atomically: several callers can "win" the same
+// compare-and-set. Every decision that must have exactly one winner is
+// therefore an insert on a unique index (a successor refresh token per
+// parent, an attempt slot per login code), which both FerretDB and MongoDB
+// enforce.
+import { Schema, type Connection, type Model } from 'mongoose';
+import { modelOn } from '@folio/mongo';
+
+export interface UserDoc {
+  _id: number;
+  email: string;
+  admin: boolean;
+  picture: string;
+  created_at: Date;
+}
+
+export interface TenantDoc {
+  _id: number;
+  name: string;
+  /** NFC-normalized, lower-cased name: what discovery's `query` matches. */
+  name_search: string;
+  domain: string;
+  logo: string;
+  country_code: string | null;
+  country_name: string | null;
+  colors: { primary: string; secondary: string };
+  plan_active: boolean;
+  aggregator_id: number | null;
+  currency: string;
+  lang: string;
+  preview_percentage: number;
+  free_access: boolean;
+  features: { storefront_search: boolean; tts: boolean; search: boolean; concurrency_limit: boolean; chinese_voice: boolean };
+  mobile_app_scheme: string | null;
+  /** Upper-cased ISO 3166-1 alpha-2 code discovery's `country_code` filters on. */
+  signup_country_code: string | null;
+  help_subjects_hidden: string[];
+  reader: unknown;
+  exit_url: string;
+  twitter_user: string;
+  /** Number of memberships, kept by single-document $inc so discovery can sort on an index. */
+  member_count: number;
+}
+
+export interface MembershipDoc {
+  user_id: number;
+  tenant_id: number;
+  created_at: Date;
+}
+
+export interface LoginCodeDoc {
+  email: string;
+  /** Identifies this issuance of a code: its attempt slots are keyed by it. */
+  code_id: string;
+  /** HMAC-SHA256 (CODE_PEPPER) of the code, hex. */
+  hash: string;
+  expires_at: Date;
+  /** Attempts taken so far (informational; the slots below decide). */
+  attempts: number;
+  created_at: Date;
+}
+
+/** One taken attempt (`<code_id>:<n>`) or the single use (`<code_id>:used`) of a login code. */
+export interface LoginCodeSlotDoc {
+  _id: string;
+  code_id: string;
+  /** The code's expiry: slots are swept a while after it. */
+  code_expires_at: Date;
+  claimed_at: Date;
+}
+
+export type SessionStatus = 'active' | 'logged_out' | 'evicted' | 'rotated';
+
+export interface SessionDoc {
+  jti: string;
+  user_id: number;
+  family_id: string;
+  /** When the family's login happened: the session limit evicts the oldest logins. */
+  login_at: Date;
+  created_at: Date;
+  expires_at: Date;
+  status: SessionStatus;
+}
+
+export type RefreshTokenStatus = 'active' | 'rotated' | 'revoked';
+
+export interface RefreshTokenDoc {
+  /** SHA-256 of the token, hex; the token itself is never stored. */
+  hash: string;
+  family_id: string;
+  user_id: number;
+  /** The session issued together with this token. */
+  jti: string;
+  /**
+   * Hash of the token this one replaced (`family:<id>` for a login's first
+   * token). Unique: a token can be rotated into at most one successor.
+   */
+  parent_hash: string;
+  status: RefreshTokenStatus;
+  created_at: Date;
+  expires_at: Date;
+  rotated_at?: Date | null;
+}
+
+export interface SigningKeyDoc {
+  kid: string;
+  public_jwk: Record<string, unknown>;
+  private_jwk: Record<string, unknown>;
+  created_at: Date;
+  active: boolean;
+  deactivated_at?: Date | null;
+  retired_at?: Date | null;
+}
+
+export interface PushRegistrationDoc {
+  user_id: number;
+  tenant_id: number;
+  /** device_token when the client sent one, else the FCM token. */
+  device_key: string;
+  fcm_token: string;
+  device_token: string | null;
+  platform: 'ios' | 'android' | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface HelpConfigDoc {
+  _id: string;
+  subjects: string[];
+  labels: Record<string, Record<string, string>>;
+  routing: Record<string, string>;
+  generic_app_only: string[];
+}
+
+const options = { versionKey: false } as const;
+
+const userSchema = new Schema<UserDoc>(
+  {
+    _id: { type: Number, required: true },
+    email: { type: String, required: true },
+    admin: { type: Boolean, default: false },
+    picture: { type: String, default: '' },
+    created_at: { type: Date, required: true },
+  },
+  { ...options, collection: 'users' },
+);
+userSchema.index({ email: 1 }, { unique: true });
+
+const tenantSchema = new Schema<TenantDoc>(
+  {
+    _id: { type: Number, required: true },
+    name: String,
+    name_search: String,
+    domain: String,
+    logo: String,
+    country_code: { type: String, default: null },
+    country_name: { type: String, default: null },
+    colors: { primary: String, secondary: String },
+    plan_active: Boolean,
+    aggregator_id: { type: Number, default: null },
+    currency: String,
+    lang: String,
+    preview_percentage: Number,
+    free_access: Boolean,
+    features: {
+      storefront_search: Boolean,
+      tts: Boolean,
+      search: Boolean,
+      concurrency_limit: Boolean,
+      chinese_voice: Boolean,
+    },
+    mobile_app_scheme: { type: String, default: null },
+    signup_country_code: { type: String, default: null },
+    help_subjects_hidden: { type: [String], default: [] },
+    reader: { type: Schema.Types.Mixed },
+    exit_url: String,
+    twitter_user: String,
+    member_count: { type: Number, default: 0 },
+  },
+  { ...options, collection: 'tenants', minimize: false },
+);
+tenantSchema.index({ domain: 1 }, { unique: true });
+tenantSchema.index({ aggregator_id: 1 });
+tenantSchema.index({ plan_active: 1, member_count: -1, _id: 1 });
+
+const membershipSchema = new Schema<MembershipDoc>(
+  {
+    user_id: { type: Number, required: true },
+    tenant_id: { type: Number, required: true },
+    created_at: { type: Date, required: true },
+  },
+  { ...options, collection: 'memberships' },
+);
+membershipSchema.index({ user_id: 1, tenant_id: 1 }, { unique: true });
+membershipSchema.index({ tenant_id: 1 });
+
+const loginCodeSchema = new Schema<LoginCodeDoc>(
+  {
+    email: { type: String, required: true },
+    code_id: { type: String, required: true },
+    hash: { type: String, required: true },
+    expires_at: { type: Date, required: true },
+    attempts: { type: Number, default: 0 },
+    created_at: { type: Date, required: true },
+  },
+  { ...options, collection: 'login_codes' },
+);
+loginCodeSchema.index({ email: 1 }, { unique: true });
+
+const loginCodeSlotSchema = new Schema<LoginCodeSlotDoc>(
+  {
+    _id: { type: String, required: true },
+    code_id: { type: String, required: true },
+    code_expires_at: { type: Date, required: true },
+    claimed_at: { type: Date, required: true },
+  },
+  { ...options, collection: 'login_code_slots' },
+);
+loginCodeSlotSchema.index({ code_id: 1 });
+loginCodeSlotSchema.index({ code_expires_at: 1 });
+
+const sessionSchema = new Schema<SessionDoc>(
+  {
+    jti: { type: String, required: true },
+    user_id: { type: Number, required: true },
+    family_id: { type: String, required: true },
+    login_at: { type: Date, required: true },
+    created_at: { type: Date, required: true },
+    expires_at: { type: Date, required: true },
+    status: { type: String, required: true },
+  },
+  { ...options, collection: 'sessions' },
+);
+sessionSchema.index({ jti: 1 }, { unique: true });
+sessionSchema.index({ user_id: 1, status: 1, login_at: -1 });
+sessionSchema.index({ family_id: 1 });
+
+const refreshTokenSchema = new Schema<RefreshTokenDoc>(
+  {
+    hash: { type: String, required: true },
+    family_id: { type: String, required: true },
+    user_id: { type: Number, required: true },
+    jti: { type: String, required: true },
+    parent_hash: { type: String, required: true },
+    status: { type: String, required: true },
+    created_at: { type: Date, required: true },
+    expires_at: { type: Date, required: true },
+    rotated_at: { type: Date, default: null },
+  },
+  { ...options, collection: 'refresh_tokens' },
+);
+refreshTokenSchema.index({ hash: 1 }, { unique: true });
+refreshTokenSchema.index({ parent_hash: 1 }, { unique: true });
+refreshTokenSchema.index({ family_id: 1, status: 1 });
+refreshTokenSchema.index({ user_id: 1 });
+
+const signingKeySchema = new Schema<SigningKeyDoc>(
+  {
+    kid: { type: String, required: true },
+    public_jwk: { type: Schema.Types.Mixed, required: true },
+    private_jwk: { type: Schema.Types.Mixed, required: true },
+    created_at: { type: Date, required: true },
+    active: { type: Boolean, required: true },
+    deactivated_at: { type: Date, default: null },
+    retired_at: { type: Date, default: null },
+  },
+  { ...options, collection: 'signing_keys' },
+);
+signingKeySchema.index({ kid: 1 }, { unique: true });
+signingKeySchema.index({ active: 1, created_at: -1 });
+
+const pushRegistrationSchema = new Schema<PushRegistrationDoc>(
+  {
+    user_id: { type: Number, required: true },
+    tenant_id: { type: Number, required: true },
+    device_key: { type: String, required: true },
+    fcm_token: { type: String, required: true },
+    device_token: { type: String, default: null },
+    platform: { type: String, default: null },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { ...options, collection: 'push_registrations' },
+);
+pushRegistrationSchema.index({ user_id: 1, tenant_id: 1, device_key: 1 }, { unique: true });
+pushRegistrationSchema.index({ user_id: 1, device_token: 1 });
+
+const helpConfigSchema = new Schema<HelpConfigDoc>(
+  {
+    _id: { type: String, required: true },
+    subjects: [String],
+    labels: { type: Schema.Types.Mixed },
+    routing: { type: Schema.Types.Mixed },
+    generic_app_only: [String],
+  },
+  { ...options, collection: 'help_config' },
+);
+
+export interface Models {
+  users: Model<UserDoc>;
+  tenants: Model<TenantDoc>;
+  memberships: Model<MembershipDoc>;
+  loginCodes: Model<LoginCodeDoc>;
+  loginCodeSlots: Model<LoginCodeSlotDoc>;
+  sessions: Model<SessionDoc>;
+  refreshTokens: Model<RefreshTokenDoc>;
+  signingKeys: Model<SigningKeyDoc>;
+  pushRegistrations: Model<PushRegistrationDoc>;
+  helpConfig: Model<HelpConfigDoc>;
+}
+
+/** Registers every identity model on the connection (idempotent). */
+export function identityModels(connection: Connection): Models {
+  return {
+    users: modelOn(connection, 'User', userSchema),
+    tenants: modelOn(connection, 'Tenant', tenantSchema),
+    memberships: modelOn(connection, 'Membership', membershipSchema),
+    loginCodes: modelOn(connection, 'LoginCode', loginCodeSchema),
+    loginCodeSlots: modelOn(connection, 'LoginCodeSlot', loginCodeSlotSchema),
+    sessions: modelOn(connection, 'Session', sessionSchema),
+    refreshTokens: modelOn(connection, 'RefreshToken', refreshTokenSchema),
+    signingKeys: modelOn(connection, 'SigningKey', signingKeySchema),
+    pushRegistrations: modelOn(connection, 'PushRegistration', pushRegistrationSchema),
+    helpConfig: modelOn(connection, 'HelpConfig', helpConfigSchema),
+  };
+}
+
+/** True for a MongoDB duplicate-key error (E11000), e.g. a lost race on a unique index. */
+export function isDuplicateKey(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}

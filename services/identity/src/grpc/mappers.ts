@@ -1,0 +1,67 @@
+// Identity's records to the wire messages of svc.identity.v1.
+import { identity } from '@folio/proto';
+import type { TenantDoc, UserDoc } from '../data/index.js';
+import type { PushPlatform } from '../domain/push.js';
+import type { TokenPair } from '../domain/sessions.js';
+import type { SocialProviderName } from '../domain/social/index.js';
+
+export function toTenant(doc: TenantDoc): identity.Tenant {
+  return {
+    id: doc._id,
+    name: doc.name,
+    domain: doc.domain,
+    logo: doc.logo ?? '',
+    countryCode: doc.country_code ?? undefined,
+    countryName: doc.country_name ?? undefined,
+    colors: { primary: doc.colors?.primary ?? '', secondary: doc.colors?.secondary ?? '' },
+    aggregatorId: doc.aggregator_id ?? undefined,
+    currency: doc.currency ?? '',
+    lang: doc.lang ?? '',
+    previewPercentage: doc.preview_percentage ?? 0,
+    freeAccess: doc.free_access ?? false,
+    features: {
+      storefrontSearch: doc.features?.storefront_search ?? false,
+      tts: doc.features?.tts ?? false,
+      search: doc.features?.search ?? false,
+      concurrencyLimit: doc.features?.concurrency_limit ?? false,
+      chineseVoice: doc.features?.chinese_voice ?? false,
+    },
+    mobileAppScheme: doc.mobile_app_scheme ?? undefined,
+    planActive: doc.plan_active ?? false,
+    readerJson: JSON.stringify(doc.reader ?? {}),
+    exitUrl: doc.exit_url ?? '',
+    twitterUser: doc.twitter_user ?? '',
+  };
+}
+
+export function toUser(user: UserDoc, tenants: TenantDoc[]): identity.User {
+  return { id: user._id, admin: user.admin, email: user.email, picture: user.picture ?? '', tenants: tenants.map(toTenant) };
+}
+
+export function toTokenPair(pair: TokenPair): identity.TokenPair {
+  return { accessToken: pair.accessToken, tokenType: pair.tokenType, expiresIn: pair.expiresIn, refreshToken: pair.refreshToken };
+}
+
+export function providerName(provider: identity.SocialProvider): SocialProviderName | undefined {
+  switch (provider) {
+    case identity.SocialProvider.SOCIAL_PROVIDER_GOOGLE:
+      return 'google';
+    case identity.SocialProvider.SOCIAL_PROVIDER_FACEBOOK:
+      return 'facebook';
+    case identity.SocialProvider.SOCIAL_PROVIDER_APPLE:
+      return 'apple';
+    default:
+      return undefined;
+  }
+}
+
+export function platformName(platform: identity.PushPlatform): PushPlatform | null {
+  switch (platform) {
+    case identity.PushPlatform.PUSH_PLATFORM_IOS:
+      return 'ios';
+    case identity.PushPlatform.PUSH_PLATFORM_ANDROID:
+      return 'android';
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,139 @@
+// Loads the demo dataset's identity part (tenants with their settings, users
+// with their memberships, help subjects) into identity's database.
+// Idempotent: re-running updates records in place and never duplicates them.
+//   node dist/seed.js            (FIXTURES_PATH overrides the dataset file)
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bumpSequence, connectMongo, type Connection } from '@folio/mongo';
+import { openIdentityStore } from './data/index.js';
+import { searchable } from './domain/discovery.js';
+import { loadIdentityConfig } from './config.js';
+
+export interface DatasetTenant {
+  id: number;
+  name: string;
+  domain: string;
+  logo: string;
+  country_code: string | null;
+  country_name: string | null;
+  colors: { primary: string; secondary: string };
+  plan_active: boolean;
+  aggregator_id: number | null;
+  currency: string;
+  lang: string;
+  preview_percentage: number;
+  free_access: boolean;
+  features: { storefront_search: boolean; tts: boolean; search: boolean; concurrency_limit: boolean; chinese_voice: boolean };
+  mobile_app: { scheme: string } | null;
+  signup_country_code: string | null;
+  help_subjects_hidden: string[];
+  reader: unknown;
+  exit_url: string;
+  twitter_user: string;
+}
+
+export interface DatasetUser {
+  email: string;
+  admin: boolean;
+  picture: string;
+  tenants: number[];
+}
+
+export interface IdentityDataset {
+  tenants: DatasetTenant[];
+  users: DatasetUser[];
+  help: {
+    subjects: string[];
+    labels: Record<string, Record<string, string>>;
+    routing: Record<string, string>;
+    generic_app_only: string[];
+  };
+}
+
+export interface SeedSummary {
+  tenants: number;
+  users: number;
+  memberships: number;
+  helpSubjects: number;
+}
+
+export async function seedIdentity(connection: Connection, dataset: IdentityDataset): Promise<SeedSummary> {
+  const store = await openIdentityStore(connection);
+
+  for (const tenant of dataset.tenants) {
+    await store.tenants.upsertSeeded({
+      _id: tenant.id,
+      name: tenant.name,
+      name_search: searchable(tenant.name),
+      domain: tenant.domain.toLowerCase(),
+      logo: tenant.logo,
+      country_code: tenant.country_code ?? null,
+      country_name: tenant.country_name ?? null,
+      colors: tenant.colors,
+      plan_active: tenant.plan_active,
+      aggregator_id: tenant.aggregator_id ?? null,
+      currency: tenant.currency,
+      lang: tenant.lang,
+      preview_percentage: tenant.preview_percentage,
+      free_access: tenant.free_access,
+      features: tenant.features,
+      mobile_app_scheme: tenant.mobile_app?.scheme ?? null,
+      signup_country_code: tenant.signup_country_code?.toUpperCase() ?? null,
+      help_subjects_hidden: tenant.help_subjects_hidden ?? [],
+      reader: tenant.reader ?? {},
+      exit_url: tenant.exit_url,
+      twitter_user: tenant.twitter_user ?? '',
+    });
+  }
+
+  // Ids 1..n in dataset order; the sequence moves past them first so that no login can take one meanwhile.
+  await bumpSequence(connection, 'users', dataset.users.length);
+  let memberships = 0;
+  for (const [index, user] of dataset.users.entries()) {
+    const saved = await store.users.upsertSeeded(index + 1, {
+      email: user.email.trim().toLowerCase(),
+      admin: user.admin,
+      picture: user.picture,
+    });
+    for (const tenantId of user.tenants) {
+      await store.memberships.ensure(saved._id, tenantId);
+      memberships += 1;
+    }
+  }
+
+  // Member counts are recomputed from the memberships, which repairs any drift.
+  for (const tenantId of await store.tenants.allIds()) {
+    await store.tenants.setMemberCount(tenantId, await store.memberships.countIn(tenantId));
+  }
+
+  await store.helpConfig.replace({
+    subjects: dataset.help.subjects,
+    labels: dataset.help.labels,
+    routing: dataset.help.routing,
+    generic_app_only: dataset.help.generic_app_only ?? [],
+  });
+
+  return { tenants: dataset.tenants.length, users: dataset.users.length, memberships, helpSubjects: dataset.help.subjects.length };
+}
+
+async function main(): Promise<void> {
+  const config = loadIdentityConfig();
+  const path = config.FIXTURES_PATH ?? fileURLToPath(new URL('../../../fixtures/demo-dataset.json', import.meta.url));
+  const dataset = JSON.parse(await readFile(path, 'utf8')) as IdentityDataset;
+  const connection = await connectMongo(config.MONGO_URL);
+  try {
+    const summary = await seedIdentity(connection, dataset);
+    console.log(
+      `identity: seeded ${summary.tenants} tenants, ${summary.users} users, ${summary.memberships} memberships, ${summary.helpSubjects} help subjects from ${path}`,
+    );
+  } finally {
+    await connection.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(`identity: seed failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}
