@@ -1,5 +1,6 @@
 // A tiny client of the running stack: JSON requests through the gateway and
 // the e-mail login a real user does (init, read the code in MailDev, validate).
+import http from 'node:http';
 import { loginCodeFrom, waitForEmail } from '@folio/testing';
 
 export const GATEWAY_URL = process.env.E2E_GATEWAY_URL ?? 'http://127.0.0.1:8080';
@@ -11,30 +12,53 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
+/**
+ * One request through the gateway. node:http rather than fetch, because fetch
+ * does not let a caller choose the Host header, and stores are told apart by Host.
+ */
 export async function api<T = any>(
   method: string,
   path: string,
   { body, headers = {}, token }: { body?: unknown; headers?: Record<string, string>; token?: string } = {},
 ): Promise<ApiResponse<T>> {
-  const response = await fetch(`${GATEWAY_URL}${path}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-      ...(token && { authorization: `Bearer ${token}` }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    redirect: 'manual',
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  const url = new URL(path, GATEWAY_URL);
+  const response = await new Promise<{ status: number; headers: Headers; text: string }>((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(payload !== undefined && { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          ...(token && { authorization: `Bearer ${token}` }),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+          resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    if (payload !== undefined) request.write(payload);
+    request.end();
   });
-  const text = await response.text();
   let parsed: unknown = undefined;
   try {
-    parsed = text ? JSON.parse(text) : undefined;
+    parsed = response.text ? JSON.parse(response.text) : undefined;
   } catch {
-    parsed = text;
+    parsed = response.text;
   }
-  return { status: response.status, headers: response.headers, body: parsed as T, text };
+  return { status: response.status, headers: response.headers, body: parsed as T, text: response.text };
 }
 
 /** A distinct client address per test, so per-IP limits of one test don't touch another (the gateway trusts loopback proxies locally). */
