@@ -1,0 +1,155 @@
+// The gateway: authenticates, resolves the tenant, validates input, calls the
+// services over gRPC (deadline + breaker) and maps their answers to HTTP. It
+// holds no business data. Port 0 picks a free port (component tests).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import helmet from 'helmet';
+import { Redis } from 'ioredis';
+import { closeHealthClients } from '@folio/grpc';
+import { createLogger, type Logger } from '@folio/logger';
+import { RateLimiter } from '@folio/rate-limit';
+import type { GatewayConfig } from './config.js';
+import { trustedProxies } from './http/client-ip.js';
+import { requestContext } from './http/context.js';
+import { errorHandler, notFoundHandler } from './http/errors.js';
+import { healthRouter } from './http/health.js';
+import { mountRoutes } from './http/pipeline.js';
+import { RateLimits } from './http/rate-limit.js';
+import type { Route, Services } from './http/route.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import { docsRouter } from './openapi/docs.js';
+import { routeTable } from './routes/index.js';
+import { closeUpstreams, createUpstreams, type Upstreams } from './upstreams/index.js';
+import { AccessTokenVerifier } from './upstreams/jwks.js';
+import { TenantDirectory } from './upstreams/tenants.js';
+
+export interface GatewayDeps {
+  logger?: Logger;
+  /** A Redis connection owned by the caller (not closed on stop). */
+  redis?: Redis;
+  /** Replaces the route table (tests of the pipeline itself). */
+  routes?: readonly Route[];
+}
+
+export interface Gateway {
+  port: number;
+  url: string;
+  upstreams: Upstreams;
+  stop(): Promise<void>;
+}
+
+export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}): Promise<Gateway> {
+  const logger = deps.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+  const ownsRedis = !deps.redis;
+  const redis =
+    deps.redis ??
+    new Redis(config.REDIS_URL, {
+      // Fail a command within a second instead of queueing it through a long outage.
+      maxRetriesPerRequest: 1,
+      commandTimeout: 1_000,
+      connectTimeout: 2_000,
+    });
+  let lastRedisError = 0;
+  redis.on('error', (error) => {
+    if (Date.now() - lastRedisError < 10_000) return;
+    lastRedisError = Date.now();
+    logger.warn({ err: error }, 'redis connection error');
+  });
+
+  const upstreams = createUpstreams(config, logger);
+  const identity = upstreams.identity.client;
+  const services: Services = {
+    identity,
+    catalog: upstreams.catalog.client,
+    commerce: upstreams.commerce.client,
+    reader: upstreams.reader.client,
+    notes: upstreams.notes.client,
+    integrations: upstreams.integrations.client,
+    tenants: new TenantDirectory(identity, config.TENANT_CACHE_TTL_MS),
+  };
+  const verifier = new AccessTokenVerifier(identity, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE });
+  const limits = new RateLimits(new RateLimiter(redis, config.RATE_LIMIT_PREFIX), logger);
+  const routes = deps.routes ?? routeTable;
+  const document = buildOpenApiDocument(routes, { serverUrl: config.PUBLIC_BASE_URL });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Client IPs come from our own resolver (TRUSTED_PROXIES), never from express.
+  app.set('trust proxy', false);
+
+  app.use(requestContext(trustedProxies(config.TRUSTED_PROXIES), logger));
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          // Swagger UI sets inline styles on its elements.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'", new URL(config.PUBLIC_BASE_URL).origin],
+          fontSrc: ["'self'", 'data:'],
+          objectSrc: ["'none'"],
+          frameAncestors: ["'none'"],
+          // The local stack is plain HTTP on *.localhost: do not push browsers to https.
+          upgradeInsecureRequests: null,
+        },
+      },
+    }),
+  );
+  app.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+  app.use(healthRouter(redis, upstreams));
+  app.use(limits.globalLimit(config.GLOBAL_RATE_LIMIT_PER_MINUTE));
+  app.use(express.json({ limit: config.BODY_LIMIT }));
+  app.use(docsRouter(document));
+  const api = express.Router();
+  mountRoutes(api, routes, { services, verifier, limits });
+  app.use(api);
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.HTTP_PORT, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  logger.info({ port }, 'gateway listening');
+
+  let stopped: Promise<void> | undefined;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    upstreams,
+    stop() {
+      stopped ??= (async () => {
+        await new Promise<void>((resolve) => {
+          const force = setTimeout(() => {
+            server.closeAllConnections();
+            resolve();
+          }, config.SHUTDOWN_TIMEOUT_MS);
+          force.unref();
+          server.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+          server.closeIdleConnections();
+        });
+        closeUpstreams(upstreams);
+        closeHealthClients();
+        if (ownsRedis) await redis.quit().catch(() => redis.disconnect());
+        logger.info('gateway stopped');
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,83 @@
+// Typed configuration of the gateway, parsed once at boot. Every other module
+// receives the parsed object; nothing else reads process.env.
+import { env, loadConfig } from '@folio/config';
+import { z } from 'zod';
+import { trustedProxies } from './http/client-ip.js';
+
+const address = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((v) => /^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/.test(v), 'must be host:port');
+
+/** Sizes as body-parser understands them: `64kb`, `1mb`, or bytes. */
+const byteSize = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((v) => /^\d+(\.\d+)?\s*(b|kb|mb)?$/i.test(v.trim()), 'must be a size like 64kb or 1mb');
+
+export const configSchema = z
+  .object({
+    NODE_ENV: env.nodeEnv(),
+    LOG_LEVEL: env.logLevel(),
+    HTTP_PORT: env.port(8080),
+    /** Where the gateway is reached; used in the OpenAPI `servers` list. */
+    PUBLIC_BASE_URL: env.url('http://127.0.0.1:8080'),
+
+    IDENTITY_ADDR: address('127.0.0.1:50051'),
+    CATALOG_ADDR: address('127.0.0.1:50052'),
+    COMMERCE_ADDR: address('127.0.0.1:50053'),
+    READER_ADDR: address('127.0.0.1:50054'),
+    NOTES_ADDR: address('127.0.0.1:50055'),
+    INTEGRATIONS_ADDR: address('127.0.0.1:50056'),
+    REDIS_URL: env.url('redis://127.0.0.1:6379'),
+
+    JWT_ISSUER: env.string('folio-identity'),
+    JWT_AUDIENCE: env.string('folio-api'),
+
+    /**
+     * Peers whose X-Forwarded-For is believed: IPs, CIDRs, or `loopback`.
+     * Unset: `loopback` outside production, nobody in production.
+     */
+    TRUSTED_PROXIES: z
+      .string()
+      .optional()
+      .transform((v) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean))),
+
+    GRPC_DEADLINE_MS: env.int(2_000).pipe(z.number().min(1)),
+    BREAKER_TIMEOUT_MS: env.int(2_500).pipe(z.number().min(1)),
+    BREAKER_RESET_MS: env.int(10_000).pipe(z.number().min(1)),
+    /** Calls in the rolling window before a breaker may open. */
+    BREAKER_VOLUME_THRESHOLD: env.int(5).pipe(z.number().min(0)),
+    BREAKER_ERROR_PERCENTAGE: env.int(50).pipe(z.number().min(1).max(100)),
+
+    BODY_LIMIT: byteSize('64kb'),
+    RATE_LIMIT_PREFIX: env.string('gateway:rl'),
+    GLOBAL_RATE_LIMIT_PER_MINUTE: env.int(600).pipe(z.number().min(1)),
+    /** How long a resolved tenant (by id or store domain) is reused. */
+    TENANT_CACHE_TTL_MS: env.int(30_000).pipe(z.number().min(0)),
+    SHUTDOWN_TIMEOUT_MS: env.int(10_000),
+  })
+  .superRefine((config, ctx) => {
+    // The breaker is a backstop: the gRPC deadline must fire first, so that a
+    // slow call ends as DEADLINE_EXCEEDED instead of leaking past the breaker.
+    if (config.BREAKER_TIMEOUT_MS <= config.GRPC_DEADLINE_MS) {
+      ctx.addIssue({ code: 'custom', path: ['BREAKER_TIMEOUT_MS'], message: 'must exceed GRPC_DEADLINE_MS' });
+    }
+    try {
+      trustedProxies(config.TRUSTED_PROXIES ?? []);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: ['TRUSTED_PROXIES'], message: (error as Error).message });
+    }
+  })
+  .transform((config) => ({
+    ...config,
+    TRUSTED_PROXIES: config.TRUSTED_PROXIES ?? (config.NODE_ENV === 'production' ? [] : ['loopback']),
+  }));
+
+export type GatewayConfig = z.infer<typeof configSchema>;
+
+export function loadGatewayConfig(environment: Record<string, string | undefined> = process.env): GatewayConfig {
+  return loadConfig(configSchema, environment);
+}

@@ -1,0 +1,137 @@
+// Turns the route table into express routes. Each request of a route runs
+// the same steps in the same order, so a handler only ever sees a request
+// that passed all of them:
+//   store Host → rate limit → access token → tenant mode → reader-token →
+//   headers/params/query/body validation → handler (or 501 for later routes).
+import type { Request, Response, Router } from 'express';
+import { z } from 'zod';
+import { DomainError, permissionDenied } from '@folio/errors';
+import { runWithContext } from '@folio/logger';
+import type { AccessTokenVerifier } from '../upstreams/jwks.js';
+import { authenticate, bearerTokenOf } from './auth.js';
+import { stateOf } from './context.js';
+import { httpError, VALIDATION_MESSAGE } from './errors.js';
+import { appTenantOf, clientHeadersOf, HEADER } from './headers.js';
+import type { RateLimits } from './rate-limit.js';
+import {
+  expressPath,
+  isLater,
+  requiresJwt,
+  requiresReaderToken,
+  type AuthUser,
+  type Reply,
+  type Route,
+  type RouteContext,
+  type Services,
+  type Tenant,
+} from './route.js';
+import { checkTenantMode, resolveStoreTenant } from './tenant.js';
+import { parsePart, type FieldErrors } from './validation.js';
+
+export interface PipelineDeps {
+  services: Services;
+  verifier: AccessTokenVerifier;
+  limits: RateLimits;
+}
+
+const EMPTY = z.object({});
+
+export function notImplementedMessage(feature: string): string {
+  return `Not implemented yet: ${feature} arrives with a later release.`;
+}
+
+function accessTokenOf(req: Request, route: Route): string | undefined {
+  if (route.auth === 'jwt-query') {
+    const token = req.query.token;
+    return typeof token === 'string' && token.length > 0 ? token : undefined;
+  }
+  return bearerTokenOf(req);
+}
+
+async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Response): Promise<Reply> {
+  const state = stateOf(res);
+  state.route = `${route.method.toUpperCase()} ${route.path}`;
+
+  let tenant: Tenant | undefined;
+  if (route.tenant === 'store') {
+    tenant = await resolveStoreTenant(req, deps.services.tenants);
+    state.context.tenantId = tenant.id;
+  }
+
+  if (route.rateLimit) await deps.limits.enforce(route.rateLimit, state.clientIp);
+
+  let user: AuthUser | undefined;
+  if (requiresJwt(route.auth)) {
+    user = await authenticate(accessTokenOf(req, route), deps.verifier, deps.services, {
+      enforceLimit: route.enforceSessionLimit === true,
+    });
+    state.context.userId = user.id;
+  }
+
+  if (route.tenant === 'single' || route.tenant === 'multi') {
+    tenant = await checkTenantMode(req, route.tenant, deps.services.tenants);
+    if (tenant) state.context.tenantId = tenant.id;
+  }
+
+  const readerToken = req.get(HEADER.readerToken)?.trim() || undefined;
+  // The token itself is verified by the reader service; here only its presence.
+  if (requiresReaderToken(route.auth) && !readerToken) throw permissionDenied('The reader-token header is missing.');
+
+  const errors: FieldErrors = {};
+  let appTenantId = 1;
+  if (route.uses?.includes('app-tenant')) {
+    const parsed = appTenantOf(req);
+    if (parsed === 'invalid') errors[HEADER.appTenant] = [`The ${HEADER.appTenant} header must be a positive integer.`];
+    else appTenantId = parsed;
+  }
+  const params = parsePart(route.params ?? EMPTY, req.params, errors, 'params');
+  const query = parsePart(route.query ?? EMPTY, req.query, errors, 'query');
+  const body = route.body ? parsePart(route.body, req.body ?? {}, errors, 'body') : undefined;
+  if (Object.keys(errors).length > 0) {
+    const status = route.invalidStatus ?? 422;
+    throw httpError(status, status === 400 ? 'Bad request.' : VALIDATION_MESSAGE, errors);
+  }
+
+  if (isLater(route.handler)) throw new DomainError('UNIMPLEMENTED', notImplementedMessage(route.handler.feature));
+
+  const headers = clientHeadersOf(req);
+  const context: RouteContext<unknown, unknown, unknown> = {
+    params,
+    query,
+    body,
+    get user(): AuthUser {
+      if (!user) throw new Error(`${route.path}: handler asked for a user on a route without a JWT`);
+      return user;
+    },
+    get tenant(): Tenant {
+      if (!tenant) throw new Error(`${route.path}: handler asked for a tenant on a route without one`);
+      return tenant;
+    },
+    appTenantId,
+    ...headers,
+    readerToken,
+    clientIp: state.clientIp,
+    requestId: state.context.requestId,
+    services: deps.services,
+    req,
+    res,
+  };
+  return route.handler(context as never);
+}
+
+function send(res: Response, reply: Reply): void {
+  if (reply.headers) res.set(reply.headers);
+  res.status(reply.status);
+  if (reply.body === undefined) res.end();
+  else res.json(reply.body);
+}
+
+export function mountRoutes(router: Router, routes: readonly Route[], deps: PipelineDeps): void {
+  for (const route of routes) {
+    router[route.method](expressPath(route.path), async (req: Request, res: Response) => {
+      // Body parsing ran in the socket's async context: re-enter the request's.
+      const reply = await runWithContext(stateOf(res).context, () => runRoute(route, deps, req, res));
+      send(res, reply);
+    });
+  }
+}

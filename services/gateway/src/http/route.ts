@@ -1,0 +1,159 @@
+// The route table's vocabulary. Each endpoint of the spec is declared once,
+// with everything the gateway enforces before a handler runs (auth kind,
+// tenant mode, rate limit, request schemas) and what it documents (summary,
+// responses). The same declarations register the express routes and
+// generate the OpenAPI document, so the two cannot drift apart.
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { catalog, commerce, identity, integrations, notes, reader } from '@folio/proto';
+import type { RateRule } from '@folio/rate-limit';
+import type { GuardedClient } from '../upstreams/index.js';
+import type { TenantDirectory } from '../upstreams/tenants.js';
+import type { Lang } from './headers.js';
+import type { AppVersion } from './version.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * - `jwt`: Authorization: Bearer access token, verified and session-checked.
+ * - `jwt-query`: the access token in the `token` query parameter (purchase redirect, opened in a browser).
+ * - `reader-token`: the `reader-token` header (v1 reader API).
+ * - `jwt+reader-token`: both (v2 notes, text search, integrations).
+ * - `none`: public.
+ */
+export type AuthKind = 'jwt' | 'jwt-query' | 'reader-token' | 'jwt+reader-token' | 'none';
+
+/**
+ * - `single`: X-Svc-Tenant-Id required and must name a known tenant (412 otherwise).
+ * - `multi`: X-Svc-Tenant-Id must be absent (412 otherwise).
+ * - `store`: the tenant whose domain is the Host header (404 otherwise).
+ * - `none`: tenant headers are not looked at (login, refresh, logout).
+ */
+export type TenantMode = 'single' | 'multi' | 'store' | 'none';
+
+/** Optional headers a route reads, documented and (where strict) validated. */
+export type HeaderUse = 'app-tenant' | 'app-version' | 'optional-reader-token';
+
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+  /** Default application/json when a schema is given. */
+  contentType?: string;
+  headers?: Record<string, { description: string; schema: { type: 'string' | 'integer' } }>;
+}
+
+export type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+export interface AuthUser {
+  id: number;
+  email: string;
+  admin: boolean;
+  /** The session id of the access token (logout, session checks). */
+  jti: string;
+}
+
+export type Tenant = identity.Tenant;
+
+/** What handlers call: each service's client (deadline + breaker), plus the tenant cache. */
+export interface Services {
+  identity: GuardedClient<identity.IdentityServiceClient>;
+  catalog: GuardedClient<catalog.CatalogServiceClient>;
+  commerce: GuardedClient<commerce.CommerceServiceClient>;
+  reader: GuardedClient<reader.ReaderServiceClient>;
+  notes: GuardedClient<notes.NotesServiceClient>;
+  integrations: GuardedClient<integrations.IntegrationsServiceClient>;
+  tenants: TenantDirectory;
+}
+
+export interface RouteContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** The verified user; only on routes with a JWT auth kind. */
+  readonly user: AuthUser;
+  /** The tenant of X-Svc-Tenant-Id or of the store Host; only on single/store routes. */
+  readonly tenant: Tenant;
+  /** X-CustomApp-Tenant-Id, default 1. */
+  appTenantId: number;
+  lang: Lang;
+  appBaseVersion: AppVersion | undefined;
+  appVersion: string | undefined;
+  readerToken: string | undefined;
+  clientIp: string;
+  requestId: string;
+  services: Services;
+  req: Request;
+  res: Response;
+}
+
+/** What a handler answers; `body` undefined sends an empty body. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Handler<P, Q, B> = (context: RouteContext<P, Q, B>) => Promise<Reply>;
+
+/** A route whose use case lives in a service that does not implement it yet: 501 after every check ran. */
+export interface Later {
+  kind: 'later';
+  /** What is missing, in the client's words: "the library". */
+  feature: string;
+  /** Which release or issue brings it. */
+  arrivesWith: string;
+}
+
+export const later = (feature: string, arrivesWith: string): Later => ({ kind: 'later', feature, arrivesWith });
+
+export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodType> {
+  method: HttpMethod;
+  /** OpenAPI form: `/api/v2/library/{issue_id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: AuthKind;
+  tenant: TenantMode;
+  uses?: HeaderUse[];
+  /** Checked with CheckSession(enforce_limit) instead of the plain session check (session validate: 409). */
+  enforceSessionLimit?: boolean;
+  rateLimit?: RateRule;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Status of a request that fails validation: 422, or 400 where the spec says "bad request". */
+  invalidStatus?: 400 | 422;
+  /** Success responses (errors are documented from the other fields). */
+  responses: Record<number, ResponseDoc>;
+  /** Extra error responses this route can give besides the derived ones. */
+  errors?: Record<number, string>;
+  handler: Handler<z.output<P>, z.output<Q>, z.output<B>> | Later;
+}
+
+/** A route with its types erased, as the table holds it. */
+export type Route = RouteSpec<AnyObject, AnyObject, z.ZodType>;
+
+/** Declares one route; the generic parameters give its handler typed params, query and body. */
+export function route<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, B extends z.ZodType = z.ZodType>(
+  spec: RouteSpec<P, Q, B>,
+): Route {
+  return spec as unknown as Route;
+}
+
+export function isLater(handler: Route['handler']): handler is Later {
+  return typeof handler === 'object' && handler.kind === 'later';
+}
+
+/** `/api/v2/library/{issue_id}` → `/api/v2/library/:issue_id` (express 5 / path-to-regexp 8). */
+export function expressPath(path: string): string {
+  return path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ':$1');
+}
+
+export function requiresJwt(auth: AuthKind): boolean {
+  return auth === 'jwt' || auth === 'jwt-query' || auth === 'jwt+reader-token';
+}
+
+export function requiresReaderToken(auth: AuthKind): boolean {
+  return auth === 'reader-token' || auth === 'jwt+reader-token';
+}

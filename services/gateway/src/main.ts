@@ -1,0 +1,17 @@
+// Entry point of the gateway: config, start, graceful shutdown.
+import { exitOnStartupFailure, onShutdown } from '@folio/grpc';
+import { createLogger } from '@folio/logger';
+import { startGateway } from './app.js';
+import { loadGatewayConfig } from './config.js';
+
+// Until the config is read, only LOG_LEVEL can say how loud to be.
+const bootLogger = createLogger({ service: 'gateway', level: process.env.LOG_LEVEL ?? 'info' });
+
+try {
+  const config = loadGatewayConfig();
+  const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+  const gateway = await startGateway(config, { logger });
+  onShutdown(logger, [gateway.stop]);
+} catch (error) {
+  exitOnStartupFailure(bootLogger, error);
+}

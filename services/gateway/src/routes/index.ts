@@ -1,0 +1,31 @@
+// The route table: every endpoint of the spec, in one list.
+import type { Route } from '../http/route.js';
+import { authRoutes } from './auth.js';
+import { contentRoutes } from './content.js';
+import { helpRoutes } from './help.js';
+import { integrationRoutes } from './integrations.js';
+import { libraryRoutes } from './library.js';
+import { noteRoutes } from './notes.js';
+import { purchaseRoutes } from './purchase.js';
+import { pushRoutes } from './push.js';
+import { readerRoutes } from './reader.js';
+import { searchRoutes } from './search.js';
+import { tenantRoutes } from './tenants.js';
+import { userRoutes } from './user.js';
+import { v1Routes } from './v1.js';
+
+export const routeTable: readonly Route[] = [
+  ...authRoutes,
+  ...userRoutes,
+  ...pushRoutes,
+  ...tenantRoutes,
+  ...helpRoutes,
+  ...libraryRoutes,
+  ...searchRoutes,
+  ...readerRoutes,
+  ...contentRoutes,
+  ...noteRoutes,
+  ...integrationRoutes,
+  ...v1Routes,
+  ...purchaseRoutes,
+];

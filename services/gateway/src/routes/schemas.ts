@@ -1,0 +1,295 @@
+// Request building blocks and the wire shapes of the spec's resources. The
+// `id` in `.meta()` names a schema in the OpenAPI components.
+import { z } from 'zod';
+
+// ------------------------------------------------------------ requests --
+
+/** A query integer: query strings are text, so it is coerced. */
+export const queryInt = (options: { min?: number; max?: number; fallback?: number; description?: string } = {}) => {
+  let schema = z.coerce.number().int();
+  if (options.min !== undefined) schema = schema.min(options.min);
+  if (options.max !== undefined) schema = schema.max(options.max);
+  const described = options.description ? schema.meta({ description: options.description }) : schema;
+  return options.fallback === undefined ? described : described.default(options.fallback);
+};
+
+export const id = (description: string) => z.coerce.number().int().min(1).max(2_147_483_647).meta({ description });
+
+export const issueIdParams = z.object({ issue_id: id('Issue id') });
+export const langSchema = z.enum(['en', 'es', 'pt', 'it']);
+export const scopeSchema = z.enum(['owned', 'all']).meta({ description: '`all`: storefront mode with commerce fields' });
+
+// ------------------------------------------------------------ errors --
+
+export const ErrorBody = z.object({ message: z.string() }).meta({ id: 'Error', description: 'Error response' });
+export const ValidationErrorBody = z
+  .object({
+    message: z.string().meta({ example: 'The given data was invalid.' }),
+    errors: z.record(z.string(), z.array(z.string())).meta({
+      description: 'Field name (as sent) to reasons',
+      example: { per_page: ['The per_page field must be at least 1.'] },
+    }),
+  })
+  .meta({ id: 'ValidationError' });
+
+// ------------------------------------------------------------ identity --
+
+export const TenantObject = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    domain: z.string().meta({ description: 'Custom domain or subdomain; the store is reached with it as Host' }),
+    logo: z.string(),
+    country_code: z.string().nullable().meta({ description: 'ISO 3166-1 alpha-2' }),
+    country_name: z.string().nullable(),
+    colors: z.object({ primary: z.string(), secondary: z.string() }),
+  })
+  .meta({ id: 'Tenant' });
+
+export const UserObject = z
+  .object({
+    id: z.number().int(),
+    admin: z.boolean(),
+    email: z.string(),
+    picture: z.string(),
+    tenants: z.array(TenantObject),
+  })
+  .meta({ id: 'User' });
+
+export const TokenResponse = z
+  .object({
+    access_token: z.string().meta({ description: 'JWT (ES256) with claims sub, email, jti, iat, exp' }),
+    token_type: z.literal('bearer'),
+    expires_in: z.number().int().meta({ example: 3600 }),
+    refresh_token: z.string().meta({ description: '64 characters, single use' }),
+  })
+  .meta({ id: 'TokenResponse' });
+
+export const CursorMeta = z
+  .object({ per_page: z.number().int(), next_cursor: z.string().nullable(), prev_cursor: z.string().nullable() })
+  .meta({ id: 'CursorMeta' });
+
+export const PageMeta = z
+  .object({
+    current_page: z.number().int(),
+    from: z.number().int().nullable(),
+    to: z.number().int().nullable(),
+    last_page: z.number().int(),
+    per_page: z.number().int(),
+    total: z.number().int(),
+  })
+  .meta({ id: 'PageMeta' });
+
+// ------------------------------------------------------------ catalog --
+
+export const Price = z
+  .object({
+    currency: z.string(),
+    amount: z.number(),
+    discount: z
+      .object({ amount: z.number(), percentage: z.number().nullable(), ends_at: z.string().nullable() })
+      .optional(),
+  })
+  .meta({ id: 'Price' });
+
+export const IssueSummary = z
+  .object({
+    id: z.number().int(),
+    tenant_id: z.number().int(),
+    name: z.string(),
+    slug: z.string(),
+    cover_url: z.string(),
+    published_at: z.string().meta({ example: '2026-03-02 09:00:00' }),
+    type: z.string().meta({ example: 'epub' }),
+    description: z.string(),
+    external_id: z.string(),
+    number_of_pages: z.number().int(),
+    lang: z.string(),
+    author: z.string(),
+    publisher: z.string(),
+    bisac: z.string(),
+    can_be_read: z.boolean().optional(),
+    can_be_bought: z.boolean().optional(),
+    access_reason: z.enum(['free', 'purchased', 'subscription']).nullable().optional(),
+    free: z.boolean().optional(),
+    prices: z.array(Price).optional(),
+    purchase_link: z.string().nullable().optional(),
+    status: z.string().optional().meta({ description: 'Localized Acquire / Read / Listen' }),
+  })
+  .meta({ id: 'IssueSummary', description: 'Commerce fields (can_be_read ... status) only with scope=all' });
+
+export const Section = z
+  .object({
+    filter_name: z.string().optional(),
+    filter_value: z.string().optional(),
+    filter_params: z.string().optional().meta({ description: 'X-AppBase-Version >= 1.28.0 instead of filter_name/filter_value' }),
+    title: z.string(),
+    data: z.array(IssueSummary),
+    meta: PageMeta.optional(),
+  })
+  .meta({ id: 'Section' });
+
+export const CursorSection = Section.omit({ meta: true }).extend({ meta: CursorMeta }).meta({ id: 'CursorSection' });
+
+// ------------------------------------------------------------ reader --
+
+export const ReaderSession = z
+  .object({
+    token: z.string().meta({ description: 'Use as the reader-token header' }),
+    cover: z.string(),
+    table_of_contents: z.array(z.unknown()),
+    custom_preview: z.boolean(),
+    file_url: z.string().nullable(),
+    files_urls: z.array(z.string()).nullable(),
+    files_info: z.array(z.object({ width: z.number().int(), height: z.number().int() })).nullable(),
+    articles: z.array(z.unknown()).nullable(),
+    spine: z.array(z.object({ href: z.string(), idref: z.string() })).nullable(),
+    total_words: z.number().int().nullable(),
+    tracks: z.array(z.object({ title: z.string(), url: z.string(), duration: z.number().int() })).nullable(),
+  })
+  .meta({ id: 'ReaderSession' });
+
+export const UserReaderSettings = z
+  .object({
+    theme: z.string().nullable(),
+    epub: z.object({ zoom: z.number().int().nullable(), layout: z.string().nullable() }),
+    pdf: z.object({ layout: z.string().nullable() }),
+  })
+  .meta({ id: 'UserReaderSettings' });
+
+export const ReaderSettings = z
+  .object({
+    token: z.string(),
+    tracker_track_token: z.string(),
+    features: z.object({ tts: z.boolean(), search: z.boolean(), concurrency_limit: z.boolean(), chinese_voice: z.boolean() }),
+    settings: z.object({ tenant: z.record(z.string(), z.unknown()), user: z.record(z.string(), z.unknown()) }),
+    issue: z.record(z.string(), z.unknown()),
+    engine_url: z.string(),
+    engine_url_proxied: z.string(),
+  })
+  .meta({ id: 'ReaderSettings' });
+
+export const LastLocation = z
+  .union([
+    z.object({ chapterHref: z.string(), cfi: z.string() }),
+    z.object({ page: z.number().int() }),
+    z.object({ currentSeek: z.number(), currentTrack: z.number().int() }),
+  ])
+  .meta({ id: 'LastLocation', description: 'EPUB {chapterHref, cfi}; PDF {page}; audiobook {currentSeek, currentTrack}' });
+
+export const DownloadRecord = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    description: z.string(),
+    slug: z.string(),
+    published_at: z.object({ timestamp: z.number().int(), date: z.string(), timezone: z.string() }),
+    table_of_contents: z.array(z.unknown()),
+    user_can_read: z.boolean(),
+    file_type: z.string(),
+    reader_url: z.string(),
+    cover: z.string(),
+    thumbnail: z.string(),
+    url: z.string(),
+    file_url: z.string().nullable(),
+    packed_file_url: z.string().nullable(),
+    tracks: z.array(z.unknown()).nullable(),
+    files_urls: z.array(z.string()).nullable(),
+    articles: z.array(z.unknown()),
+    payment_links: z.unknown().nullable(),
+    prices: z.record(z.string(), z.number()),
+    author: z.string(),
+    pages: z.unknown().nullable(),
+    number_of_pages: z.number().int().nullable(),
+    external_id: z.string(),
+    private_material: z.unknown().nullable(),
+    access_expires_at: z.string().nullable(),
+    require_login: z.number().int(),
+    free: z.boolean(),
+  })
+  .meta({ id: 'DownloadRecord' });
+
+export const TextSearchHit = z
+  .object({ location: z.string(), snippet: z.string(), query_words: z.array(z.string()) })
+  .meta({ id: 'TextSearchHit' });
+
+// ------------------------------------------------------------ notes --
+
+const noteFields = {
+  id: z.number().int(),
+  uuid: z.string(),
+  color: z.string(),
+  totalLength: z.number().int(),
+  totalText: z.string().meta({ description: 'Encrypted with the reader session key' }),
+  annotationText: z.string().nullable(),
+  startPage: z.number().int().nullable(),
+  startPageStartOffset: z.number().int().nullable(),
+  startPageLength: z.number().int().nullable(),
+  endPage: z.number().int().nullable(),
+  endPageLength: z.number().int().nullable(),
+  epubLocationStartCfi: z.string().nullable(),
+  epubLocationEndCfi: z.string().nullable(),
+  epubChapter: z.string().nullable(),
+  epubLocationStartChar: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
+export const NoteV2 = z.object({ ...noteFields, epubLocation: z.array(z.unknown()).nullable() }).meta({ id: 'NoteV2' });
+export const NoteV1 = z.object({ ...noteFields, epubLocation: z.string().nullable() }).meta({ id: 'NoteV1' });
+
+/** Create-note body; `epubLocation` differs by generation (v2 array, v1 string). */
+export const createNoteBody = <L extends z.ZodType>(epubLocation: L) =>
+  z.object({
+    uuid: z.string().min(1).max(64),
+    color: z.string().min(1).max(32),
+    totalLength: z.number().int().min(1),
+    totalText: z.string().min(1).meta({ description: 'Plaintext in requests' }),
+    annotationText: z.string().nullable().optional(),
+    startPage: z.number().int().nullable().optional(),
+    startPageStartOffset: z.number().int().nullable().optional(),
+    startPageLength: z.number().int().nullable().optional(),
+    endPage: z.number().int().nullable().optional(),
+    endPageLength: z.number().int().nullable().optional(),
+    epubLocationStartCfi: z.string().nullable().optional(),
+    epubLocationEndCfi: z.string().nullable().optional(),
+    epubChapter: z.string().nullable().optional(),
+    epubLocationStartChar: z.string().nullable().optional(),
+    epubLocation: epubLocation.nullable().optional(),
+  });
+
+export const updateNoteBody = z.object({
+  color: z.string().min(1).max(32),
+  annotationText: z.string().nullable().optional().meta({ description: 'null clears the comment' }),
+});
+
+// ------------------------------------------------------------ integrations --
+
+export const TranslateResponse = z
+  .object({
+    data: z.object({ translations: z.array(z.object({ translatedText: z.string(), detectedSourceLanguage: z.string() })) }),
+    uuid: z.string(),
+  })
+  .meta({ id: 'TranslateResponse' });
+
+export const AiActions = z
+  .object({ explain: z.string(), expand: z.string(), summarize: z.string() })
+  .meta({ id: 'AiActions', description: 'Action key to localized label' });
+
+export const AiResult = z.object({ uuid: z.string(), text: z.string(), language: z.string() }).meta({ id: 'AiResult' });
+
+/**
+ * Integration `text` arrives encrypted (base64 of iv, ciphertext, tag) or, for
+ * old v1 clients, as plaintext. Layer 1 (here) bounds the payload as sent; the
+ * integrations service checks the decrypted text against the plaintext limit.
+ */
+export const integrationText = (encryptedLimit: number) =>
+  z.string().min(1).max(encryptedLimit).meta({ description: `Encrypted with the reader session key; at most ${encryptedLimit} characters as sent` });
+
+export const translateBody = z.object({ text: integrationText(1900), target_lang: z.string().min(2).max(16).optional() });
+export const listenBody = z.object({ text: integrationText(750), voiceId: z.string().max(64).optional() });
+export const dictionaryBody = z.object({ text: integrationText(150), lang: z.string().min(2).max(16) });
+export const aiActionBody = z.object({
+  action: z.enum(['explain', 'expand', 'summarize']),
+  text: integrationText(7500),
+  lang: z.string().min(2).max(16).optional(),
+});

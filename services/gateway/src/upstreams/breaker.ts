@@ -1,0 +1,113 @@
+// A circuit breaker per upstream service. Every call of that service goes
+// through it, so a service that keeps timing out or refusing connections is
+// failed fast (503 + Retry-After) instead of holding requests for a deadline
+// each. Answers that prove the service is alive (a refused login, a missing
+// object) never count as failures.
+import CircuitBreaker from 'opossum';
+import { DomainError, unavailable, type ErrorCode } from '@folio/errors';
+import type { Logger } from '@folio/logger';
+
+export interface BreakerSettings {
+  /** Backstop above the gRPC deadline. */
+  timeoutMs: number;
+  /** How long an open breaker fails fast before letting one call through. */
+  resetMs: number;
+  volumeThreshold: number;
+  errorThresholdPercentage: number;
+}
+
+/** Codes a healthy service answers with: the caller's fault or a domain refusal, not an outage. */
+const CLIENT_SIDE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'INVALID_ARGUMENT',
+  'NOT_FOUND',
+  'PERMISSION_DENIED',
+  'UNAUTHENTICATED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'ALREADY_EXISTS',
+  'RESOURCE_EXHAUSTED',
+  // A drafted contract answering "not yet" is up and well.
+  'UNIMPLEMENTED',
+]);
+
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError || (error instanceof Error && error.name === 'DomainError' && 'code' in error);
+}
+
+export function countsAsFailure(error: unknown): boolean {
+  return !(isDomainError(error) && CLIENT_SIDE.has(error.code));
+}
+
+type Thunk = () => Promise<unknown>;
+
+export class Breaker {
+  private readonly breaker: CircuitBreaker<[Thunk], unknown>;
+  private openedAt = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly settings: BreakerSettings,
+    logger?: Logger,
+  ) {
+    this.breaker = new CircuitBreaker((thunk: Thunk) => thunk(), {
+      name,
+      timeout: settings.timeoutMs,
+      resetTimeout: settings.resetMs,
+      volumeThreshold: settings.volumeThreshold,
+      errorThresholdPercentage: settings.errorThresholdPercentage,
+      rollingCountTimeout: 10_000,
+      rollingCountBuckets: 10,
+      // Filtered errors still reject; they just do not count against the service.
+      errorFilter: (error: unknown) => !countsAsFailure(error),
+    });
+    this.breaker.on('open', () => {
+      this.openedAt = Date.now();
+      logger?.warn({ upstream: name }, 'circuit breaker opened');
+    });
+    this.breaker.on('halfOpen', () => logger?.info({ upstream: name }, 'circuit breaker half-open'));
+    this.breaker.on('close', () => logger?.info({ upstream: name }, 'circuit breaker closed'));
+  }
+
+  get state(): 'closed' | 'open' | 'half-open' {
+    if (this.breaker.halfOpen) return 'half-open';
+    return this.breaker.opened ? 'open' : 'closed';
+  }
+
+  /** Runs a call; breaker refusals and timeouts come out as UNAVAILABLE domain errors. */
+  async run<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return (await this.breaker.fire(call)) as T;
+    } catch (error) {
+      throw this.translate(error);
+    }
+  }
+
+  private translate(error: unknown): unknown {
+    if (isDomainError(error)) {
+      if ((error.code === 'UNAVAILABLE' || error.code === 'DEADLINE_EXCEEDED') && error.details.retryAfterSeconds === undefined) {
+        const withRetry = new DomainError(error.code, error.message, { ...error.details, retryAfterSeconds: this.retryAfterSeconds() });
+        // Keep the client-side stack: it names the RPC and the transport's reason.
+        withRetry.stack = error.stack;
+        return withRetry;
+      }
+      return error;
+    }
+    const code = (error as { code?: string } | undefined)?.code;
+    if (code === 'EOPENBREAKER') return unavailable('Service temporarily unavailable.', this.retryAfterSeconds());
+    if (code === 'ETIMEDOUT') return unavailable('Service temporarily unavailable.', this.retryAfterSeconds());
+    return error;
+  }
+
+  /** While open: until the breaker lets a probe through; otherwise a short pause. */
+  private retryAfterSeconds(): number {
+    if (this.breaker.opened) {
+      const left = this.openedAt + this.settings.resetMs - Date.now();
+      return Math.max(1, Math.ceil(left / 1000));
+    }
+    return Math.max(1, Math.min(5, Math.ceil(this.settings.resetMs / 1000)));
+  }
+
+  shutdown(): void {
+    this.breaker.shutdown();
+  }
+}

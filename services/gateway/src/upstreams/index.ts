@@ -1,0 +1,101 @@
+// The gateway's view of the backend services: one promise client per service,
+// every call with the configured deadline and through that service's breaker.
+import type { Client } from '@grpc/grpc-js';
+import { checkHealth, createPromiseClient, type CallSettings, type PromiseClient } from '@folio/grpc';
+import type { Logger } from '@folio/logger';
+import { catalog, commerce, identity, integrations, notes, reader } from '@folio/proto';
+import type { GatewayConfig } from '../config.js';
+import { Breaker, type BreakerSettings } from './breaker.js';
+
+/** The promise methods of a client, each run through a breaker. */
+export type GuardedClient<C> = Omit<PromiseClient<C>, 'close' | 'raw'>;
+
+export interface Upstream<C> {
+  name: UpstreamName;
+  address: string;
+  /** Fully qualified gRPC service name, as reported by grpc.health.v1. */
+  serviceName: string;
+  client: GuardedClient<C>;
+  breaker: Breaker;
+  close(): void;
+}
+
+type ClientConstructor<C> = (new (address: string, creds: never, options?: object) => C) & { serviceName: string };
+
+export function createUpstream<C extends Client>(
+  name: UpstreamName,
+  Constructor: ClientConstructor<C>,
+  address: string,
+  settings: { deadlineMs: number; breaker: BreakerSettings },
+  logger?: Logger,
+): Upstream<C> {
+  const raw = createPromiseClient(Constructor as never, address, { defaultDeadlineMs: settings.deadlineMs }) as PromiseClient<C>;
+  const breaker = new Breaker(name, settings.breaker, logger);
+  const client = new Proxy({} as GuardedClient<C>, {
+    get(_target, method) {
+      const call = (raw as Record<string | symbol, unknown>)[method];
+      if (typeof call !== 'function' || method === 'close' || method === 'raw') return undefined;
+      return (request: unknown, callSettings?: CallSettings) =>
+        breaker.run(() => (call as (r: unknown, s?: CallSettings) => Promise<unknown>)(request, callSettings));
+    },
+  });
+  return {
+    name,
+    address,
+    serviceName: Constructor.serviceName,
+    client,
+    breaker,
+    close() {
+      breaker.shutdown();
+      raw.close();
+    },
+  };
+}
+
+export const UPSTREAM_NAMES = ['identity', 'catalog', 'commerce', 'reader', 'notes', 'integrations'] as const;
+export type UpstreamName = (typeof UPSTREAM_NAMES)[number];
+
+export interface Upstreams {
+  identity: Upstream<identity.IdentityServiceClient>;
+  catalog: Upstream<catalog.CatalogServiceClient>;
+  commerce: Upstream<commerce.CommerceServiceClient>;
+  reader: Upstream<reader.ReaderServiceClient>;
+  notes: Upstream<notes.NotesServiceClient>;
+  integrations: Upstream<integrations.IntegrationsServiceClient>;
+}
+
+export function createUpstreams(config: GatewayConfig, logger?: Logger): Upstreams {
+  const settings = {
+    deadlineMs: config.GRPC_DEADLINE_MS,
+    breaker: {
+      timeoutMs: config.BREAKER_TIMEOUT_MS,
+      resetMs: config.BREAKER_RESET_MS,
+      volumeThreshold: config.BREAKER_VOLUME_THRESHOLD,
+      errorThresholdPercentage: config.BREAKER_ERROR_PERCENTAGE,
+    },
+  };
+  return {
+    identity: createUpstream('identity', identity.IdentityServiceClient, config.IDENTITY_ADDR, settings, logger),
+    catalog: createUpstream('catalog', catalog.CatalogServiceClient, config.CATALOG_ADDR, settings, logger),
+    commerce: createUpstream('commerce', commerce.CommerceServiceClient, config.COMMERCE_ADDR, settings, logger),
+    reader: createUpstream('reader', reader.ReaderServiceClient, config.READER_ADDR, settings, logger),
+    notes: createUpstream('notes', notes.NotesServiceClient, config.NOTES_ADDR, settings, logger),
+    integrations: createUpstream('integrations', integrations.IntegrationsServiceClient, config.INTEGRATIONS_ADDR, settings, logger),
+  };
+}
+
+export function allUpstreams(upstreams: Upstreams): Upstream<Client>[] {
+  return UPSTREAM_NAMES.map((name) => upstreams[name] as unknown as Upstream<Client>);
+}
+
+/** grpc.health.v1 of every upstream, by name: true only when SERVING. */
+export async function upstreamHealth(upstreams: Upstreams, timeoutMs = 1_000): Promise<Record<UpstreamName, boolean>> {
+  const results = await Promise.all(
+    allUpstreams(upstreams).map(async (upstream) => [upstream.name, await checkHealth(upstream.address, upstream.serviceName, timeoutMs)] as const),
+  );
+  return Object.fromEntries(results) as Record<UpstreamName, boolean>;
+}
+
+export function closeUpstreams(upstreams: Upstreams): void {
+  for (const upstream of allUpstreams(upstreams)) upstream.close();
+}
