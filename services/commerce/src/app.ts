@@ -1,31 +1,131 @@
-// The commerce service: prices and discounts, access grants, subscriptions, carts, checkout and the purchase redirect.
-// Its gRPC contract is drafted; the use cases arrive with the catalog and storefront release.
-import { startGrpcServer, unimplementedHandlers } from '@folio/grpc';
+// Wires the commerce service: database, identity and catalog clients, the
+// broker with the outbox relay (purchase.completed) and the account-deletion
+// consumer, the payment provider, and the gRPC server. Tests start it
+// in-process on port 0 with a fresh database.
+import { createPromiseClient, startGrpcServer } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
+import { Broker, Outbox } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
-import { commerce } from '@folio/proto';
+import { catalog, commerce, identity } from '@folio/proto';
 import type { CommerceConfig } from './config.js';
+import { openCommerceStore } from './data/index.js';
+import { AccessQueries } from './domain/access-queries.js';
+import { AccountEraser } from './domain/account-erasure.js';
+import { Checkout } from './domain/checkout.js';
+import { Owners } from './domain/owners.js';
+import { LocalTestPaymentProvider, type PaymentProvider } from './domain/payments.js';
+import { systemClock, type Clock } from './domain/ports.js';
+import { Purchases } from './domain/purchase.js';
+import { startCommerceConsumers } from './events/consumers.js';
+import { OutboxEventSink } from './events/publisher.js';
+import { commerceHandlers } from './grpc/handlers.js';
+import { CatalogIssueNames } from './peers/catalog.js';
+import { IdentityTenants, IdentityUsers } from './peers/identity.js';
 
 export const SERVICE_NAME = 'svc.commerce.v1.CommerceService';
 
-export async function startCommerce(config: CommerceConfig, logger: Logger = createLogger({ service: 'commerce', level: config.LOG_LEVEL })) {
-  const mongo = await connectMongo(config.MONGO_URL);
-  const grpc = await startGrpcServer({
-    logger,
-    port: config.GRPC_PORT,
-    services: [
-      {
-        name: SERVICE_NAME,
-        definition: commerce.CommerceServiceService,
-        handlers: unimplementedHandlers(commerce.CommerceServiceService, 'the catalog and storefront release'),
-      },
-    ],
-  });
-  return {
-    grpcPort: grpc.port,
-    async stop() {
-      await grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS);
-      await mongo.close();
-    },
+/** Expired web sessions are deleted by the service (FerretDB has no TTL indexes). */
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
+export interface RunningCommerce {
+  grpcPort: number;
+  /** Stops taking calls, drains the consumer and the outbox, closes every connection. */
+  stop(): Promise<void>;
+}
+
+export interface CommerceOptions {
+  /** Replaces the provider PAYMENT_PROVIDER names (a hosted adapter, a test double of one). */
+  paymentProvider?: PaymentProvider;
+  clock?: Clock;
+}
+
+export async function startCommerce(
+  config: CommerceConfig,
+  logger: Logger = createLogger({ service: 'commerce', level: config.LOG_LEVEL }),
+  options: CommerceOptions = {},
+): Promise<RunningCommerce> {
+  const clock = options.clock ?? systemClock;
+  // Undone in reverse order on stop, or when start-up fails half-way.
+  const teardown: (() => Promise<unknown> | unknown)[] = [];
+  const stopAll = async () => {
+    for (const step of teardown.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        logger.warn({ err: error }, 'commerce shutdown step failed');
+      }
+    }
+    teardown.length = 0;
   };
+
+  try {
+    const connection = await connectMongo(config.MONGO_URL);
+    teardown.push(() => connection.close());
+    const store = await openCommerceStore(connection);
+
+    const identityClient = createPromiseClient(identity.IdentityServiceClient, config.IDENTITY_ADDR, { defaultDeadlineMs: config.PEER_DEADLINE_MS });
+    teardown.push(() => identityClient.close());
+    const catalogClient = createPromiseClient(catalog.CatalogServiceClient, config.CATALOG_ADDR, { defaultDeadlineMs: config.PEER_DEADLINE_MS });
+    teardown.push(() => catalogClient.close());
+    const tenants = new IdentityTenants(identityClient, config.TENANT_CACHE_SECONDS * 1000, logger);
+    const users = new IdentityUsers(identityClient);
+    const names = new CatalogIssueNames(catalogClient, config.CATALOG_DEADLINE_MS, logger);
+
+    const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'commerce' });
+    teardown.push(() => broker.close());
+    const outbox = new Outbox(connection, broker, { exchange: config.EVENTS_EXCHANGE, logger });
+    await outbox.ensureIndexes();
+    outbox.start();
+    teardown.push(() => outbox.stop());
+    const events = new OutboxEventSink(outbox);
+
+    const provider = options.paymentProvider ?? new LocalTestPaymentProvider(connection, clock);
+    if (provider.testMode && config.NODE_ENV === 'production') {
+      logger.warn({ provider: provider.name }, 'the checkout runs on a test payment provider: no money is taken');
+    }
+
+    const owners = new Owners(store, users, clock);
+    const access = new AccessQueries(store, tenants, owners, clock);
+    const purchases = new Purchases(
+      { store, tenants, users, clock },
+      { defaultAppScheme: config.DEFAULT_APP_SCHEME, sessionTtlMinutes: config.CHECKOUT_SESSION_TTL_MINUTES, checkoutPath: config.CHECKOUT_PATH },
+    );
+    const checkout = new Checkout({ store, tenants, names, access, provider, events, clock, logger }, { payPath: config.CHECKOUT_PAY_PATH });
+    const eraser = new AccountEraser(store, clock, logger);
+
+    const consumers = await startCommerceConsumers({
+      broker,
+      connection,
+      logger,
+      eraser,
+      settings: {
+        identityExchange: config.IDENTITY_EVENTS_EXCHANGE,
+        queuePrefix: config.QUEUE_PREFIX,
+        maxRetries: config.CONSUMER_MAX_RETRIES,
+        retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
+      },
+    });
+    teardown.push(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+
+    const prune = setInterval(() => {
+      store.webSessions
+        .pruneExpired(clock.now())
+        .then((deleted) => deleted && logger.info({ deleted }, 'pruned expired web sessions'))
+        .catch((error: unknown) => logger.warn({ err: error }, 'pruning web sessions failed'));
+    }, PRUNE_EVERY_MS);
+    prune.unref();
+    teardown.push(() => clearInterval(prune));
+
+    const grpc = await startGrpcServer({
+      logger,
+      port: config.GRPC_PORT,
+      services: [{ name: SERVICE_NAME, definition: commerce.CommerceServiceService, handlers: commerceHandlers({ access, purchases, checkout }) }],
+    });
+    teardown.push(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+
+    return { grpcPort: grpc.port, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
 }

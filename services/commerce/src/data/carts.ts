@@ -1,0 +1,43 @@
+// One cart per user and tenant. The purchase redirect empties it and puts
+// the issue in; a paid checkout empties it.
+import { randomUUID } from 'node:crypto';
+import type { Model } from 'mongoose';
+import type { CartDoc } from './schemas.js';
+
+const cartId = (tenantId: number, userId: number) => `${tenantId}:${userId}`;
+
+export class CartRepository {
+  constructor(private readonly model: Model<CartDoc>) {}
+
+  /** Empties the cart and adds the issues, under a new checkout id. */
+  async replaceItems(tenantId: number, userId: number, issueIds: number[], now: Date): Promise<CartDoc> {
+    const cart: CartDoc = {
+      _id: cartId(tenantId, userId),
+      tenant_id: tenantId,
+      user_id: userId,
+      items: issueIds.map((issueId) => ({ issue_id: issueId, added_at: now })),
+      checkout_id: randomUUID(),
+      updated_at: now,
+    };
+    await this.model.replaceOne({ _id: cart._id }, cart, { upsert: true }).exec();
+    return cart;
+  }
+
+  async find(tenantId: number, userId: number): Promise<CartDoc | null> {
+    return (await this.model.findOne({ _id: cartId(tenantId, userId), tenant_id: tenantId }).lean<CartDoc>().exec()) ?? null;
+  }
+
+  /** Empties the cart if it still holds the paid checkout (a newer purchase redirect may have refilled it). */
+  async emptyIfCheckout(tenantId: number, userId: number, checkoutId: string, now: Date): Promise<void> {
+    await this.model
+      .updateOne(
+        { _id: cartId(tenantId, userId), tenant_id: tenantId, checkout_id: checkoutId },
+        { $set: { items: [], checkout_id: randomUUID(), updated_at: now } },
+      )
+      .exec();
+  }
+
+  async deleteAllOf(userId: number): Promise<number> {
+    return (await this.model.deleteMany({ user_id: userId }).exec()).deletedCount;
+  }
+}

@@ -1,0 +1,65 @@
+// Access grants: purchases, gifts, admin assignments, retail licenses and
+// external permissions, each for one user and one issue.
+import type { Model } from 'mongoose';
+import { ownedBy, type Owner } from './owner.js';
+import { isDuplicateKey } from './errors.js';
+import type { GrantDoc } from './schemas.js';
+
+export class GrantRepository {
+  constructor(private readonly model: Model<GrantDoc>) {}
+
+  /** Seed: creates or replaces a grant under its stable id. */
+  async put(grant: GrantDoc): Promise<void> {
+    await this.model.replaceOne({ _id: grant._id }, grant, { upsert: true }).exec();
+  }
+
+  /** Records a grant once: true for the call that created it, false when its id already existed. */
+  async insertOnce(grant: GrantDoc): Promise<boolean> {
+    try {
+      await this.model.create(grant);
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Grants of the user in the tenants that give access at `now`: not revoked,
+   * not erased, not expired. Optionally only for some issues.
+   */
+  async liveFor(owner: Owner, tenantIds: number[], now: Date, issueIds?: number[]): Promise<GrantDoc[]> {
+    if (!tenantIds.length || (issueIds && !issueIds.length)) return [];
+    return this.model
+      .find({
+        ...ownedBy<GrantDoc>(owner),
+        tenant_id: tenantIds.length === 1 ? tenantIds[0] : { $in: tenantIds },
+        ...(issueIds && { issue_id: { $in: issueIds } }),
+        revoked: false,
+      })
+      .lean<GrantDoc[]>()
+      .exec()
+      .then((grants) => grants.filter((grant) => !grant.erased_at && (!grant.expires_at || grant.expires_at.getTime() > now.getTime())));
+  }
+
+  async findByOrder(orderId: string): Promise<GrantDoc[]> {
+    return this.model.find({ order_id: orderId }).lean<GrantDoc[]>().exec();
+  }
+
+  /**
+   * Account deletion. Purchase grants belong to an order (a financial
+   * record): they are anonymized and revoked. Every other grant is deleted.
+   */
+  async eraseOwner(owner: Owner, now: Date): Promise<{ deleted: number; anonymized: number }> {
+    const filter = ownedBy<GrantDoc>(owner);
+    const anonymized = await this.model
+      .updateMany({ ...filter, source: 'purchase' }, { $set: { user_id: null, email: null, revoked: true, erased_at: now } })
+      .exec();
+    const deleted = await this.model.deleteMany({ ...filter, source: { $ne: 'purchase' } }).exec();
+    return { deleted: deleted.deletedCount, anonymized: anonymized.modifiedCount };
+  }
+
+  async count(): Promise<number> {
+    return this.model.countDocuments({}).exec();
+  }
+}

@@ -1,0 +1,42 @@
+// How each issue is sold (free, sale mode, licensing, prices): the offer.
+import type { Model } from 'mongoose';
+import type { OfferDoc } from './schemas.js';
+
+export class OfferRepository {
+  constructor(private readonly model: Model<OfferDoc>) {}
+
+  /** Creates or replaces the offer of an issue (seed, catalog sync). */
+  async put(offer: OfferDoc): Promise<void> {
+    await this.model.replaceOne({ _id: offer._id }, offer, { upsert: true }).exec();
+  }
+
+  /** The offer of an issue in a tenant; an issue of another tenant is as unknown as a missing one. */
+  async findInTenant(tenantId: number, issueId: number): Promise<OfferDoc | null> {
+    return (await this.model.findOne({ _id: issueId, tenant_id: tenantId }).lean<OfferDoc>().exec()) ?? null;
+  }
+
+  async findManyInTenant(tenantId: number, issueIds: number[]): Promise<OfferDoc[]> {
+    if (!issueIds.length) return [];
+    return this.model.find({ tenant_id: tenantId, _id: { $in: issueIds } }).lean<OfferDoc[]>().exec();
+  }
+
+  /** Offers among `issueIds` that belong to one of `tenantIds`. */
+  async findManyInTenants(tenantIds: number[], issueIds: number[]): Promise<OfferDoc[]> {
+    if (!tenantIds.length || !issueIds.length) return [];
+    return this.model.find({ tenant_id: { $in: tenantIds }, _id: { $in: issueIds } }).lean<OfferDoc[]>().exec();
+  }
+
+  /** Ids of the free issues of the given tenants. */
+  async freeIssuesIn(tenantIds: number[]): Promise<{ tenant_id: number; issue_id: number }[]> {
+    if (!tenantIds.length) return [];
+    const docs = await this.model
+      .find({ tenant_id: { $in: tenantIds }, free: true }, { _id: 1, tenant_id: 1 })
+      .lean<Pick<OfferDoc, '_id' | 'tenant_id'>[]>()
+      .exec();
+    return docs.map((doc) => ({ tenant_id: doc.tenant_id, issue_id: doc._id }));
+  }
+
+  async count(): Promise<number> {
+    return this.model.countDocuments({}).exec();
+  }
+}

@@ -1,0 +1,33 @@
+// account.deleted: commerce erases what it holds about the user. Carts, web
+// sessions, subscriptions, non-purchase grants and the cached e-mail go.
+// Orders are financial records (bookkeeping law outlives the account): they
+// stay, anonymized (no user id), and so do their purchase grants, revoked and
+// without user or e-mail. Every step is idempotent, so a redelivery is harmless.
+import type { Logger } from '@folio/logger';
+import type { CommerceStore } from '../data/index.js';
+import type { Clock } from './ports.js';
+
+export class AccountEraser {
+  constructor(
+    private readonly store: CommerceStore,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async erase(request: { userId: number; email: string | null }): Promise<void> {
+    const { store } = this;
+    const now = this.clock.now();
+    const email = request.email?.trim().toLowerCase() || (await store.userEmails.find(request.userId));
+    const owner = { userId: request.userId, email };
+    const sessions = await store.webSessions.deleteAllOf(request.userId);
+    const carts = await store.carts.deleteAllOf(request.userId);
+    const subscriptions = await store.subscriptions.deleteOwner(owner);
+    const grants = await store.grants.eraseOwner(owner, now);
+    const orders = await store.orders.anonymizeUser(request.userId, now);
+    await store.userEmails.forget(request.userId);
+    this.logger.info(
+      { user_id: request.userId, web_sessions: sessions, carts, subscriptions, grants_deleted: grants.deleted, grants_anonymized: grants.anonymized, orders_anonymized: orders },
+      'account erased from commerce',
+    );
+  }
+}

@@ -1,0 +1,88 @@
+// identity as commerce sees it: tenant settings (currency, free access, app
+// schemes), users' e-mails and store memberships, over gRPC.
+import { DomainError } from '@folio/errors';
+import type { PromiseClient } from '@folio/grpc';
+import type { Logger } from '@folio/logger';
+import type { identity } from '@folio/proto';
+import type { TenantInfo, Tenants, Users } from '../domain/ports.js';
+
+type IdentityClient = PromiseClient<identity.IdentityServiceClient>;
+
+const isNotFound = (error: unknown) => error instanceof DomainError && error.code === 'NOT_FOUND';
+
+export function toTenantInfo(tenant: identity.Tenant): TenantInfo {
+  return {
+    id: tenant.id,
+    name: tenant.name,
+    currency: tenant.currency.toUpperCase(),
+    freeAccess: tenant.freeAccess,
+    aggregatorId: tenant.aggregatorId ?? null,
+    mobileAppScheme: tenant.mobileAppScheme || null,
+    lang: tenant.lang,
+    countryCode: tenant.countryCode ?? null,
+  };
+}
+
+/**
+ * Tenant settings change rarely and are read on every access decision: each
+ * is reused for `ttlMs`, and a stale copy is used while identity does not
+ * answer (an outage must not turn purchased issues into unreadable ones).
+ */
+export class IdentityTenants implements Tenants {
+  private readonly cache = new Map<number, { value: TenantInfo | null; at: number }>();
+  private readonly pending = new Map<number, Promise<TenantInfo | null>>();
+
+  constructor(
+    private readonly client: IdentityClient,
+    private readonly ttlMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  async find(tenantId: number): Promise<TenantInfo | null> {
+    const hit = this.cache.get(tenantId);
+    if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
+    let lookup = this.pending.get(tenantId);
+    if (!lookup) {
+      lookup = this.fetch(tenantId, hit?.value).finally(() => this.pending.delete(tenantId));
+      this.pending.set(tenantId, lookup);
+    }
+    return lookup;
+  }
+
+  private async fetch(tenantId: number, stale: TenantInfo | null | undefined): Promise<TenantInfo | null> {
+    let value: TenantInfo | null;
+    try {
+      const { tenant } = await this.client.getTenant({ tenantId });
+      value = tenant ? toTenantInfo(tenant) : null;
+    } catch (error) {
+      if (!isNotFound(error)) {
+        if (stale !== undefined) {
+          this.logger.warn({ err: error, tenant_id: tenantId }, 'identity did not answer; using the cached tenant');
+          return stale;
+        }
+        throw error;
+      }
+      value = null;
+    }
+    this.cache.set(tenantId, { value, at: Date.now() });
+    return value;
+  }
+}
+
+export class IdentityUsers implements Users {
+  constructor(private readonly client: IdentityClient) {}
+
+  async emailOf(userId: number): Promise<string | null> {
+    try {
+      const { user } = await this.client.getUser({ userId });
+      return user?.email ? user.email.trim().toLowerCase() : null;
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async ensureMembership(userId: number, tenantId: number): Promise<void> {
+    await this.client.ensureMembership({ userId, tenantId });
+  }
+}

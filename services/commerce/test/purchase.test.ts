@@ -1,0 +1,288 @@
+// The purchase redirect and the web checkout over gRPC, as the gateway calls
+// them: StartPurchase, then RenderCheckout with the session cookie's value,
+// then SubmitPayment with the posted form.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSessionId } from '../src/data/index.js';
+import { DECLINED_CARD, failureOf, formOf, GOOD_CARD, NONE, observeEvents, PURCHASED, startStack, TENANT, type TestStack } from './support.js';
+
+describe('purchase redirect and web checkout', () => {
+  let stack: TestStack;
+  let events: Awaited<ReturnType<typeof observeEvents>>;
+  let ana: number;
+  let bruno: number;
+  let carla: number;
+
+  beforeAll(async () => {
+    stack = await startStack({ DEFAULT_APP_SCHEME: 'folio://' });
+    events = await observeEvents(stack.config.EVENTS_EXCHANGE, ['purchase.*']);
+    ana = stack.users['ana@example.com']!;
+    bruno = stack.users['bruno@example.com']!;
+    carla = stack.users['carla@example.com']!;
+  });
+  afterAll(async () => {
+    await events?.close();
+    await stack?.stop();
+  });
+
+  const schemeOf = async (webSessionId: string) => (await stack.db.collection('web_sessions').findOne({ _id: hashSessionId(webSessionId) as never }))?.return_scheme;
+  const render = (tenantId: number, webSessionId: string, automaticallyOpenCheckout = true) =>
+    stack.commerce.renderCheckout({ tenantId, webSessionId, automaticallyOpenCheckout, lang: 'en' });
+  const pay = (tenantId: number, webSessionId: string, form: Record<string, string>) =>
+    stack.commerce.submitPayment({ tenantId, webSessionId, form, lang: 'en' });
+  const purchaseGrants = async (userId: number, issueId: number) =>
+    stack.db.collection('grants').countDocuments({ user_id: userId, issue_id: issueId, source: 'purchase' });
+
+  describe('StartPurchase statuses', () => {
+    it('when the issue belongs to another tenant, then it is not found (404)', async () => {
+      const failure = await failureOf(stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 2001 }));
+      expect(failure.code).toBe('NOT_FOUND');
+    });
+
+    it('when the issue does not exist, then it is not found (404)', async () => {
+      const failure = await failureOf(stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 987654 }));
+      expect(failure.code).toBe('NOT_FOUND');
+    });
+
+    it.each([
+      [1003, 'free'],
+      [1008, 'pay-per-use'],
+      [1007, 'no prices'],
+      [1004, 'no prices'],
+    ])('when issue %i is %s, then it is refused with 422', async (issueId, why) => {
+      const failure = await failureOf(stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId }));
+      expect(failure.code).toBe('FAILED_PRECONDITION');
+      expect(failure.details.httpStatus).toBe(422);
+      expect(failure.message).toContain(why === 'no prices' ? 'no prices' : why === 'free' ? 'free' : 'pay-per-use');
+    });
+
+    it('when the tenant has free access, then nothing can be bought there (422)', async () => {
+      const failure = await failureOf(stack.commerce.startPurchase({ tenantId: TENANT.aurora, userId: ana, issueId: 4001 }));
+      expect(failure).toMatchObject({ code: 'FAILED_PRECONDITION', details: { httpStatus: 422 } });
+    });
+
+    it('when the issue can be bought, then a web session and the checkout location come back', async () => {
+      const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
+      expect(started.checkoutUrl).toBe('/app/checkout?automatically_open_checkout=true');
+      expect(started.webSessionId).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(started.webSessionMaxAgeSeconds).toBe(3600);
+      // Stored hashed: the cookie value itself is not in the database.
+      expect(await stack.db.collection('web_sessions').countDocuments({ _id: started.webSessionId as never })).toBe(0);
+      const cart = await stack.store.carts.find(TENANT.northwind, ana);
+      expect(cart?.items.map((item) => item.issue_id)).toEqual([1002]);
+    });
+
+    it('when the user has no account in the store yet, then one is created', async () => {
+      const before = await stack.identity.getUser({ userId: carla });
+      expect(before.user!.tenants.map((tenant) => tenant.id)).not.toContain(TENANT.sur);
+      await stack.commerce.startPurchase({ tenantId: TENANT.sur, userId: carla, issueId: 2001 });
+      const after = await stack.identity.getUser({ userId: carla });
+      expect(after.user!.tenants.map((tenant) => tenant.id)).toContain(TENANT.sur);
+    });
+
+    it('when another issue goes through the redirect, then the cart holds only that one', async () => {
+      await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: bruno, issueId: 1002 });
+      await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: bruno, issueId: 1006 });
+      const cart = await stack.store.carts.find(TENANT.northwind, bruno);
+      expect(cart?.items.map((item) => item.issue_id)).toEqual([1006]);
+    });
+  });
+
+  describe('return scheme resolution', () => {
+    it.each([
+      ['no app_tenant_id', TENANT.sur, 2001, undefined, 'folio://'],
+      ['app_tenant_id = 1', TENANT.sur, 2001, 1, 'folio://'],
+      ['app_tenant_id = the store (sur)', TENANT.sur, 2001, 2, 'editorialsur://'],
+      ['app_tenant_id = the aggregator of the store (atlantica, aggregated by 2)', TENANT.atlantica, 3001, 2, 'editorialsur://'],
+      ['app_tenant_id = the store (atlantica)', TENANT.atlantica, 3001, 3, 'atlantica://'],
+      ['app_tenant_id = another tenant (4 on sur)', TENANT.sur, 2001, 4, 'folio://'],
+      ['app_tenant_id = a tenant without app (northwind)', TENANT.northwind, 1002, 1, 'folio://'],
+    ])('when %s, then the return scheme is the expected one', async (_case, tenantId, issueId, appTenantId, scheme) => {
+      const started = await stack.commerce.startPurchase({ tenantId, userId: bruno, issueId, appTenantId });
+      expect(await schemeOf(started.webSessionId)).toBe(scheme);
+    });
+  });
+
+  describe('checkout page', () => {
+    it('when the session is missing or unknown, then the page says the session expired (401)', async () => {
+      for (const sessionId of ['', 'not-a-session']) {
+        const page = await render(TENANT.northwind, sessionId);
+        expect(page.httpStatus).toBe(401);
+        expect(page.html).toContain('Your checkout session has expired');
+        expect(page.html).not.toContain('<form');
+      }
+    });
+
+    it('when the session belongs to another store, then it is refused there (401)', async () => {
+      const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
+      const page = await render(TENANT.sur, started.webSessionId);
+      expect(page.httpStatus).toBe(401);
+    });
+
+    it('when ana opens the checkout of 1002, then it shows store, issue, the discounted price over the struck list price and the pay form', async () => {
+      const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
+      const page = await render(TENANT.northwind, started.webSessionId);
+      expect(page.httpStatus).toBe(200);
+      expect(page.html).toMatch(/^<!doctype html>/);
+      expect(page.html).toContain('Northwind Reader');
+      // catalog is down in this test: the name stored with the offer is shown.
+      expect(page.html).toContain('Harbor Monthly - March');
+      expect(page.html).toContain('<del data-list-price>$4.99</del><strong data-price>$2.49</strong>');
+      expect(page.html).toContain('50% off');
+      expect(page.html).toContain('<form method="post" action="/app/checkout/pay"');
+      expect(page.html).toContain('Pay $2.49');
+      expect(page.html).toContain('<details open>');
+      expect(page.html).toMatch(/<input [^>]*name="cardholder_name"[^>]*autofocus/);
+      const form = formOf(page.html);
+      expect(form.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(form.checkout_id).toBe((await stack.store.carts.find(TENANT.northwind, ana))!.checkout_id);
+      expect(page.contentSecurityPolicy).toMatch(/default-src 'none'; style-src 'nonce-[^']+'/);
+      expect(page.contentSecurityPolicy).toContain("form-action 'self' folio:");
+      expect(page.html).not.toMatch(/<script/i);
+    });
+
+    it('when the app did not ask to open the checkout, then the pay form starts closed', async () => {
+      const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
+      const page = await render(TENANT.northwind, started.webSessionId, false);
+      expect(page.html).toContain('<details>');
+      expect(page.html).not.toContain('autofocus');
+    });
+
+    it('when a name holds markup, then it is escaped', async () => {
+      await stack.db.collection('offers').updateOne({ _id: 1006 as never }, { $set: { name: '<script>alert("x")</script> & Co' } });
+      const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: carla, issueId: 1006 });
+      const page = await render(TENANT.northwind, started.webSessionId);
+      expect(page.html).toContain('&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; Co');
+      expect(page.html).not.toContain('<script>');
+      await stack.db.collection('offers').updateOne({ _id: 1006 as never }, { $set: { name: 'Balcony Gardens' } });
+    });
+
+    it('when the page is asked for in Spanish on sur, then texts and money follow the language', async () => {
+      const started = await stack.commerce.startPurchase({ tenantId: TENANT.sur, userId: bruno, issueId: 2002, appTenantId: 2 });
+      const page = await stack.commerce.renderCheckout({ tenantId: TENANT.sur, webSessionId: started.webSessionId, automaticallyOpenCheckout: true, lang: 'es' });
+      expect(page.html).toContain('Editorial Sur');
+      expect(page.html).toContain('Revista Pampa N° 12');
+      expect(page.html).toContain('Pagar con tarjeta');
+      expect(page.html).toMatch(/<del data-list-price>\$\s1\.200,00<\/del><strong data-price>\$\s900,00<\/strong>/);
+      expect(page.contentSecurityPolicy).toContain("form-action 'self' editorialsur:");
+    });
+  });
+
+  describe('payment', () => {
+    it('when ana pays 1002 with the test card, then the grant is recorded, access is purchased, the event is published and she returns to the app', async () => {
+      const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
+      const form: Record<string, string> = { ...formOf((await render(TENANT.northwind, started.webSessionId)).html), ...GOOD_CARD };
+      const before = await stack.commerce.getAccess({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
+      expect(before.access).toMatchObject({ reason: NONE, canBeBought: true });
+
+      const paid = await pay(TENANT.northwind, started.webSessionId, form);
+
+      expect(paid).toMatchObject({ redirectUrl: 'folio://purchase-complete?issue_id=1002&status=success', httpStatus: 303, html: '' });
+      const after = await stack.commerce.getAccess({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
+      expect(after.access).toMatchObject({ reason: PURCHASED, canBeBought: false });
+      expect(await purchaseGrants(ana, 1002)).toBe(1);
+      const order = await stack.store.orders.find(form.checkout_id!);
+      expect(order).toMatchObject({ tenant_id: 1, user_id: ana, currency: 'USD', total_minor: 249, provider: 'local-test' });
+      expect(order!.payment_id).toMatch(/^pay_test_/);
+      const event = await events.waitFor<{ order_id: string }>('purchase.completed', (e) => e.payload.order_id === form.checkout_id);
+      expect(event).toMatchObject({
+        type: 'purchase.completed',
+        version: 1,
+        tenant_id: 1,
+        payload: {
+          order_id: form.checkout_id,
+          tenant_id: 1,
+          user_id: ana,
+          issue_ids: [1002],
+          items: [{ issue_id: 1002, currency: 'USD', amount: 2.49, list_amount: 4.99 }],
+          total: { currency: 'USD', amount: 2.49 },
+          payment: { provider: 'local-test', payment_id: order!.payment_id },
+        },
+      });
+      // The cart is empty: the page says so.
+      expect((await stack.store.carts.find(TENANT.northwind, ana))!.items).toEqual([]);
+      expect((await render(TENANT.northwind, started.webSessionId)).html).toContain('Your cart is empty.');
+
+      // The same form posted again (double click, back and resubmit): same answer, nothing charged or granted twice.
+      const again = await pay(TENANT.northwind, started.webSessionId, form);
+      expect(again.redirectUrl).toBe(paid.redirectUrl);
+      expect(await purchaseGrants(ana, 1002)).toBe(1);
+      expect(await stack.db.collection('orders').countDocuments({ user_id: ana })).toBe(1);
+      expect(await stack.db.collection('test_provider_payments').countDocuments({ _id: form.checkout_id as never })).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(events.received.filter((e) => (e.payload as { order_id: string }).order_id === form.checkout_id)).toHaveLength(1);
+    });
+
+    it('when the card is declined, then the page shows the error, nothing is granted, and another card can pay', async () => {
+      const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 1006 });
+      const form: Record<string, string> = { ...formOf((await render(TENANT.northwind, started.webSessionId)).html), ...DECLINED_CARD };
+
+      const declined = await pay(TENANT.northwind, started.webSessionId, form);
+
+      expect(declined.redirectUrl).toBe('');
+      expect(declined.httpStatus).toBe(402);
+      expect(declined.html).toContain('Your card was declined.');
+      expect(declined.html).toContain('value="Ana Test"');
+      // Card data is never sent back to the browser.
+      expect(declined.html).not.toMatch(/name="card_(number|expiry|cvc)"[^>]*value=/);
+      expect(await purchaseGrants(ana, 1006)).toBe(0);
+      expect((await stack.commerce.getAccess({ tenantId: TENANT.northwind, userId: ana, issueId: 1006 })).access!.reason).toBe(NONE);
+
+      const paid = await pay(TENANT.northwind, started.webSessionId, { ...formOf(declined.html), ...GOOD_CARD });
+      expect(paid.redirectUrl).toBe('folio://purchase-complete?issue_id=1006&status=success');
+      expect((await stack.commerce.getAccess({ tenantId: TENANT.northwind, userId: ana, issueId: 1006 })).access!.reason).toBe(PURCHASED);
+    });
+
+    it('when the card fields are invalid, then the page marks them (422) and nothing is charged', async () => {
+      const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: carla, issueId: 1001 });
+      const form: Record<string, string> = { ...formOf((await render(TENANT.northwind, started.webSessionId)).html), ...GOOD_CARD, card_number: '1234', card_expiry: '01/20' };
+      const page = await pay(TENANT.northwind, started.webSessionId, form);
+      expect(page.httpStatus).toBe(422);
+      expect(page.html).toContain('Enter a valid card number.');
+      expect(page.html).toContain('This card has expired.');
+      expect(await stack.db.collection('test_provider_payments').countDocuments({ _id: form.checkout_id as never })).toBe(0);
+    });
+
+    it('when the CSRF token is wrong, then the form is refused (403) and nothing is charged', async () => {
+      const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: carla, issueId: 1001 });
+      const form: Record<string, string> = { ...formOf((await render(TENANT.northwind, started.webSessionId)).html), ...GOOD_CARD, csrf_token: 'forged' };
+      const page = await pay(TENANT.northwind, started.webSessionId, form);
+      expect(page.httpStatus).toBe(403);
+      expect(page.html).toContain('This form has expired.');
+      expect(await purchaseGrants(carla, 1001)).toBe(0);
+    });
+
+    it('when the form of an older checkout is posted, then the user is asked to review the new cart (409)', async () => {
+      const first = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: carla, issueId: 1001 });
+      const form: Record<string, string> = { ...formOf((await render(TENANT.northwind, first.webSessionId)).html), ...GOOD_CARD };
+      const second = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: carla, issueId: 1009 });
+      const page = await pay(TENANT.northwind, second.webSessionId, { ...form, csrf_token: formOf((await render(TENANT.northwind, second.webSessionId)).html).csrf_token! });
+      expect(page.httpStatus).toBe(409);
+      expect(page.html).toContain('Your cart changed');
+      expect(await purchaseGrants(carla, 1001)).toBe(0);
+    });
+
+    it('when the same checkout is submitted twice at once, then one payment and one grant result and both get the deeplink', async () => {
+      const started = await stack.commerce.startPurchase({ tenantId: TENANT.sur, userId: bruno, issueId: 2004, appTenantId: 2 });
+      const form: Record<string, string> = { ...formOf((await render(TENANT.sur, started.webSessionId)).html), ...GOOD_CARD };
+
+      const results = await Promise.all([pay(TENANT.sur, started.webSessionId, form), pay(TENANT.sur, started.webSessionId, form)]);
+
+      for (const result of results) expect(result.redirectUrl).toBe('editorialsur://purchase-complete?issue_id=2004&status=success');
+      expect(await purchaseGrants(bruno, 2004)).toBe(1);
+      expect(await stack.db.collection('test_provider_payments').countDocuments({ _id: form.checkout_id as never })).toBe(1);
+      expect((await stack.commerce.getAccess({ tenantId: TENANT.sur, userId: bruno, issueId: 2004 })).access).toMatchObject({
+        reason: PURCHASED,
+        canBeBought: false,
+      });
+    });
+
+    it('when everything in the cart is already readable, then the page offers to open the app and paying charges nothing', async () => {
+      // ana reads all of Sur by subscription.
+      const started = await stack.commerce.startPurchase({ tenantId: TENANT.sur, userId: ana, issueId: 2001, appTenantId: 2 });
+      const page = await render(TENANT.sur, started.webSessionId);
+      expect(page.html).toContain('Already in your library');
+      expect(page.html).toContain('href="editorialsur://purchase-complete?issue_id=2001&#38;status=success"');
+      expect(page.html).not.toContain('<form');
+    });
+  });
+});
