@@ -1,31 +1,75 @@
-// The notes service: highlights and annotations, scoped to tenant, user and issue.
-// Its gRPC contract is drafted; the use cases arrive with the reader and notes release.
-import { startGrpcServer, unimplementedHandlers } from '@folio/grpc';
+// Wires the notes service: database, broker with the account.deleted
+// consumer, and the gRPC server. Tests start it in-process on port 0 with a
+// fresh database and their own exchange and queue names.
+import { startGrpcServer } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
+import { Broker } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
 import { notes } from '@folio/proto';
 import type { NotesConfig } from './config.js';
+import { openNoteRepository } from './data/index.js';
+import { AccountEraser } from './domain/account-erasure.js';
+import { Notes } from './domain/notes.js';
+import { startNotesConsumers } from './events/consumers.js';
+import { notesHandlers } from './grpc/handlers.js';
 
 export const SERVICE_NAME = 'svc.notes.v1.NotesService';
 
-export async function startNotes(config: NotesConfig, logger: Logger = createLogger({ service: 'notes', level: config.LOG_LEVEL })) {
-  const mongo = await connectMongo(config.MONGO_URL);
-  const grpc = await startGrpcServer({
-    logger,
-    port: config.GRPC_PORT,
-    services: [
-      {
-        name: SERVICE_NAME,
-        definition: notes.NotesServiceService,
-        handlers: unimplementedHandlers(notes.NotesServiceService, 'the reader and notes release'),
-      },
-    ],
-  });
-  return {
-    grpcPort: grpc.port,
-    async stop() {
-      await grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS);
-      await mongo.close();
-    },
+export interface RunningNotes {
+  grpcPort: number;
+  /** Stops taking calls and messages, lets running ones finish, closes every connection. */
+  stop(): Promise<void>;
+}
+
+export async function startNotes(
+  config: NotesConfig,
+  logger: Logger = createLogger({ service: 'notes', level: config.LOG_LEVEL }),
+): Promise<RunningNotes> {
+  // Undone in reverse order on stop, or when start-up fails half-way.
+  const teardown: (() => Promise<unknown> | unknown)[] = [];
+  const stopAll = async () => {
+    for (const step of teardown.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        logger.warn({ err: error }, 'notes shutdown step failed');
+      }
+    }
+    teardown.length = 0;
   };
+
+  try {
+    const connection = await connectMongo(config.MONGO_URL);
+    teardown.push(() => connection.close());
+    const repository = await openNoteRepository(connection);
+
+    const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'notes' });
+    teardown.push(() => broker.close());
+
+    const consumers = await startNotesConsumers({
+      broker,
+      connection,
+      logger,
+      eraser: new AccountEraser(repository, logger),
+      settings: {
+        identityExchange: config.IDENTITY_EVENTS_EXCHANGE,
+        queuePrefix: config.QUEUE_PREFIX,
+        maxRetries: config.CONSUMER_MAX_RETRIES,
+        retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
+      },
+    });
+    teardown.push(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+
+    const grpc = await startGrpcServer({
+      logger,
+      port: config.GRPC_PORT,
+      services: [{ name: SERVICE_NAME, definition: notes.NotesServiceService, handlers: notesHandlers({ notes: new Notes(repository, logger) }) }],
+    });
+    teardown.push(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+
+    return { grpcPort: grpc.port, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
 }

@@ -1,0 +1,67 @@
+// The note aggregate and what the use cases need from storage. A note is a
+// highlight (and optional comment) of one user on one issue in one tenant:
+// the scope of the reader session it was made in.
+
+export type ApiVersion = 'v1' | 'v2';
+
+/** The verified reader session a call acts for. */
+export interface NoteScope {
+  tenantId: number;
+  userId: number;
+  issueId: number;
+}
+
+/**
+ * The general EPUB location in the form the client created it in: v2 sends an
+ * array, v1 a string. Kept as sent; render.ts converts for the other version.
+ */
+export type EpubLocation = { form: 'list'; items: string[] } | { form: 'text'; text: string };
+
+export const PDF_KEYS = ['startPage', 'startPageStartOffset', 'startPageLength', 'endPage', 'endPageLength'] as const;
+export const EPUB_KEYS = ['epubLocationStartCfi', 'epubLocationEndCfi', 'epubChapter', 'epubLocationStartChar'] as const;
+export type PdfKey = (typeof PDF_KEYS)[number];
+export type EpubKey = (typeof EPUB_KEYS)[number];
+
+export type PdfPosition = Record<PdfKey, number | null>;
+export type EpubPosition = Record<EpubKey, string | null> & { epubLocation: EpubLocation | null };
+
+/** What a create request fixes for good: text and position never change afterwards. */
+export interface NoteContent extends PdfPosition, EpubPosition {
+  uuid: string;
+  color: string;
+  totalLength: number;
+  /** Plaintext; encrypted per response with the reader-token's key (render.ts). */
+  totalText: string;
+  annotationText: string | null;
+}
+
+export interface Note extends NoteContent {
+  id: number;
+  scope: NoteScope;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The mutable part of a note. `annotationText` undefined keeps the comment, null clears it. */
+export interface NoteChange {
+  color: string;
+  annotationText?: string | null;
+  updatedAt: Date;
+}
+
+/** Storage of notes. Every read or write of one scope names the whole scope. */
+export interface NoteRepository {
+  /** A fresh note id (integers, as the API exposes them). */
+  nextId(): Promise<number>;
+  /** Inserts unless the scope already has a note with this uuid: then false, nothing written. */
+  insert(note: Note): Promise<boolean>;
+  findByUuid(scope: NoteScope, uuid: string): Promise<Note | null>;
+  /** Any scope: only to tell another user's note (403) from a missing one (404). */
+  findById(id: number): Promise<Note | null>;
+  /** Oldest first: created_at, then id. */
+  list(scope: NoteScope): Promise<Note[]>;
+  update(scope: NoteScope, id: number, change: NoteChange): Promise<Note | null>;
+  delete(scope: NoteScope, id: number): Promise<Note | null>;
+  /** Account erasure: every note of the user in every tenant; returns how many went. */
+  deleteAllOf(userId: number): Promise<number>;
+}
