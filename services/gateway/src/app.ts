@@ -107,6 +107,8 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
   app.use(healthRouter(redis, upstreams));
   app.use(limits.globalLimit(config.GLOBAL_RATE_LIMIT_PER_MINUTE));
   app.use(express.json({ limit: config.BODY_LIMIT }));
+  // The web checkout's pay form posts application/x-www-form-urlencoded.
+  app.use(express.urlencoded({ extended: false, limit: config.BODY_LIMIT, parameterLimit: 50 }));
   app.use(docsRouter(document));
   const api = express.Router();
   mountRoutes(api, routes, { services, verifier, limits });

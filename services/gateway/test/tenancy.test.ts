@@ -168,12 +168,12 @@ describe('tenant modes and stores', () => {
   });
 
   describe('store routes', () => {
-    it("when the purchase redirect is reached on a tenant's domain with a valid token, then 501 for now", async () => {
+    it("when the purchase redirect is valid but commerce is unreachable, then 503 with Retry-After", async () => {
       const response = await stack.http.get(`/app/purchase/1001?token=${tokens.access_token}&app_tenant_id=2`, {
         headers: { host: 'sur.localhost:8080' },
       });
-      expect(response.status).toBe(501);
-      expect(response.body.message).toMatch(/^Not implemented yet: .+ arrives with a later release\.$/);
+      expect(response.status).toBe(503);
+      expect(response.headers['retry-after']).toMatch(/^\d+$/);
     });
 
     it('when the purchase redirect has no token or a bad one, then 401', async () => {

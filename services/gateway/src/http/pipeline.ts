@@ -122,7 +122,8 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
 function send(res: Response, reply: Reply): void {
   if (reply.headers) res.set(reply.headers);
   res.status(reply.status);
-  if (reply.body === undefined) res.end();
+  if (reply.html !== undefined) res.type('html').send(reply.html);
+  else if (reply.body === undefined) res.end();
   else res.json(reply.body);
 }
 

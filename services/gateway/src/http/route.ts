@@ -86,10 +86,11 @@ export interface RouteContext<P, Q, B> {
   res: Response;
 }
 
-/** What a handler answers; `body` undefined sends an empty body. */
+/** What a handler answers; `body` undefined sends an empty body, `html` a page instead of JSON. */
 export interface Reply {
   status: number;
   body?: unknown;
+  html?: string;
   headers?: Record<string, string>;
 }
 
