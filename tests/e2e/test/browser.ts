@@ -1,10 +1,7 @@
 // Headless Debian Chromium driven by Playwright, launched as the machine
 // documentation prescribes (no sandbox as root, no background networking on a
-// closed network). `*.localhost` resolves to the loopback inside Chromium, so
+// closed network; Playwright gives each launch a new empty profile). `*.localhost` resolves to the loopback inside Chromium, so
 // store hosts like northwind.localhost:8080 reach the local gateway.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -21,7 +18,6 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${mkdtempSync(join(tmpdir(), 'folio-chromium-'))}`,
     ],
   });
 }
