@@ -1,31 +1,124 @@
-// The reader service: content manifests and files, reader sessions and reader-tokens, settings, positions, downloads and in-issue search.
-// Its gRPC contract is drafted; the use cases arrive with the reader and notes release.
-import { startGrpcServer, unimplementedHandlers } from '@folio/grpc';
+// Wires the reader service: database, content storage, the media HTTP server,
+// peers (identity, catalog, commerce), the account.deleted consumer and the
+// gRPC server. Tests start it in-process on port 0 with a fresh database and
+// a temporary storage directory.
+import { createHmac } from 'node:crypto';
+import { startGrpcServer } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
+import { Broker } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
 import { reader } from '@folio/proto';
 import type { ReaderConfig } from './config.js';
+import { openReaderStore } from './data/repositories.js';
+import { ContentLinks } from './domain/content.js';
+import { Downloads } from './domain/downloads.js';
+import { AccountEraser } from './domain/erasure.js';
+import { ReadingPositions } from './domain/positions.js';
+import { TextSearch } from './domain/search.js';
+import { ReaderSessions } from './domain/sessions.js';
+import { ReaderSettings } from './domain/settings.js';
+import { TokenService } from './domain/tokens.js';
+import { startReaderConsumers } from './events/consumers.js';
+import { readerHandlers } from './grpc/handlers.js';
+import { startMediaServer } from './media/server.js';
+import { MediaUrls } from './media/signing.js';
+import { GrpcPeers } from './peers/grpc-peers.js';
+import { TextIndexStore } from './search/index-store.js';
+import { LocalDiskStorage } from './storage/local-disk.js';
 
 export const SERVICE_NAME = 'svc.reader.v1.ReaderService';
 
-export async function startReader(config: ReaderConfig, logger: Logger = createLogger({ service: 'reader', level: config.LOG_LEVEL })) {
-  const mongo = await connectMongo(config.MONGO_URL);
-  const grpc = await startGrpcServer({
-    logger,
-    port: config.GRPC_PORT,
-    services: [
-      {
-        name: SERVICE_NAME,
-        definition: reader.ReaderServiceService,
-        handlers: unimplementedHandlers(reader.ReaderServiceService, 'the reader and notes release'),
-      },
-    ],
-  });
-  return {
-    grpcPort: grpc.port,
-    async stop() {
-      await grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS);
-      await mongo.close();
-    },
+export interface RunningReader {
+  grpcPort: number;
+  /** The media HTTP server's port. */
+  mediaPort: number;
+  /** Stops taking calls and requests, drains the consumer, closes every connection. */
+  stop(): Promise<void>;
+}
+
+export async function startReader(config: ReaderConfig, logger: Logger = createLogger({ service: 'reader', level: config.LOG_LEVEL })): Promise<RunningReader> {
+  // Undone in reverse order on stop, or when start-up fails half-way.
+  const teardown: (() => Promise<unknown> | unknown)[] = [];
+  const stopAll = async () => {
+    for (const step of teardown.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        logger.warn({ err: error }, 'reader shutdown step failed');
+      }
+    }
+    teardown.length = 0;
   };
+
+  try {
+    const connection = await connectMongo(config.MONGO_URL);
+    teardown.push(() => connection.close());
+    const store = await openReaderStore(connection);
+
+    const storage = new LocalDiskStorage(config.READER_STORAGE_DIR);
+    const urls = new MediaUrls(config.MEDIA_PUBLIC_BASE_URL, config.MEDIA_SIGNING_KEY, config.MEDIA_URL_TTL_SECONDS);
+    const indexes = new TextIndexStore(storage, config.TEXT_INDEX_CACHE_MB);
+    const tokens = new TokenService(config.READER_TOKEN_KEY, config.READER_TOKEN_TTL_SECONDS, config.SETTINGS_TOKEN_TTL_SECONDS);
+    const peers = new GrpcPeers(
+      {
+        identity: config.IDENTITY_ADDR,
+        catalog: config.CATALOG_ADDR,
+        commerce: config.COMMERCE_ADDR,
+        deadlineMs: config.UPSTREAM_DEADLINE_MS,
+        tenantCacheTtlMs: config.TENANT_CACHE_TTL_MS,
+      },
+      logger,
+    );
+    teardown.push(() => peers.close());
+
+    const content = new ContentLinks(storage, urls);
+    const sessions = new ReaderSessions({ manifests: store.manifests, sessions: store.sessions, tokens, peers, content });
+    const settings = new ReaderSettings({
+      sessions,
+      settings: store.settings,
+      positions: store.positions,
+      tokens,
+      peers,
+      links: {
+        engineUrl: config.READER_ENGINE_URL,
+        engineProxiedUrl: config.READER_ENGINE_PROXIED_URL,
+        storeUrlTemplate: config.STORE_URL_TEMPLATE,
+        trackerKey: createHmac('sha256', Buffer.from(config.READER_TOKEN_KEY, 'base64')).update('tracker-token-key').digest('hex'),
+      },
+    });
+    const positions = new ReadingPositions({ sessions, positions: store.positions });
+    const downloads = new Downloads({ sessions, peers, content, storeUrlTemplate: config.STORE_URL_TEMPLATE });
+    const search = new TextSearch({ sessions, manifests: store.manifests, indexes, peers });
+
+    const media = await startMediaServer({ storage, urls, logger, coverKeyOf: (issueId) => store.manifests.coverKeyOf(issueId) }, config.MEDIA_PORT, config.MEDIA_HOST);
+    teardown.push(() => media.close());
+
+    const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'reader' });
+    teardown.push(() => broker.close());
+    const consumers = await startReaderConsumers({
+      broker,
+      connection,
+      logger,
+      eraser: new AccountEraser(store, logger),
+      settings: {
+        exchange: config.IDENTITY_EVENTS_EXCHANGE,
+        queuePrefix: config.QUEUE_PREFIX,
+        maxRetries: config.CONSUMER_MAX_RETRIES,
+        retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
+      },
+    });
+    teardown.push(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+
+    const grpc = await startGrpcServer({
+      logger,
+      port: config.GRPC_PORT,
+      services: [{ name: SERVICE_NAME, definition: reader.ReaderServiceService, handlers: readerHandlers({ sessions, settings, positions, downloads, search }) }],
+    });
+    teardown.push(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+
+    return { grpcPort: grpc.port, mediaPort: media.port, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
 }

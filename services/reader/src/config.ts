@@ -1,10 +1,86 @@
-// Typed configuration of the reader service, parsed once at boot.
-import { loadConfig, serviceEnv } from '@folio/config';
+// Typed configuration of the reader service, parsed once at boot. Every other
+// module receives the parsed object; nothing else reads process.env.
+import { fileURLToPath } from 'node:url';
+import { env, loadConfig, serviceEnv } from '@folio/config';
+import { z } from 'zod';
 
-export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reader' });
+const address = (fallback: string) => z.string().min(1).default(fallback);
 
-export type ReaderConfig = ReturnType<typeof loadConfig<typeof configSchema>>;
+/** Dev-only keys: public, so a production process must bring its own. */
+const DEV_READER_TOKEN_KEY = Buffer.from('dev-only-reader-token-key-32byte').toString('base64');
+const DEV_MEDIA_SIGNING_KEY = 'dev-only-media-signing-key-change-me';
 
-export function loadReaderConfig(env: Record<string, string | undefined> = process.env): ReaderConfig {
-  return loadConfig(configSchema, env);
+/** `<repo>/.local/content`, the local stack's content store. */
+const defaultStorageDir = () => fileURLToPath(new URL('../../../.local/content', import.meta.url));
+
+const base64Key = z
+  .string()
+  .default(DEV_READER_TOKEN_KEY)
+  .refine((value) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32, {
+    message: 'must be 32 bytes, base64',
+  });
+
+export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reader' })
+  .extend({
+    IDENTITY_ADDR: address('127.0.0.1:50051'),
+    CATALOG_ADDR: address('127.0.0.1:50052'),
+    COMMERCE_ADDR: address('127.0.0.1:50053'),
+    /** Deadline of each call to identity, catalog and commerce; below the gateway's own (2 s). */
+    UPSTREAM_DEADLINE_MS: env.int(1_500).pipe(z.number().min(50)),
+    /** How long tenant settings from identity are reused. */
+    TENANT_CACHE_TTL_MS: env.int(30_000).pipe(z.number().min(0)),
+
+    /** Encrypts reader-tokens and settings tokens (JWE dir + A256GCM): 32 bytes, base64. */
+    READER_TOKEN_KEY: base64Key,
+    READER_TOKEN_TTL_SECONDS: env.int(86_400).pipe(z.number().min(60)),
+    /** Lifetime of the settings token the reader engine exchanges at POST {store}/api/v1/sessions. */
+    SETTINGS_TOKEN_TTL_SECONDS: env.int(600).pipe(z.number().min(10)),
+
+    /** Root of the local-disk content store. */
+    READER_STORAGE_DIR: z.string().min(1).default(defaultStorageDir),
+    /** The media HTTP server (the gateway proxies `/media/*` to it). */
+    MEDIA_PORT: env.port(8090),
+    MEDIA_HOST: z.string().min(1).default('127.0.0.1'),
+    /** Base of every content URL handed to clients; tests point it at the media server itself. */
+    MEDIA_PUBLIC_BASE_URL: env.url('http://127.0.0.1:8080/media'),
+    /** HMAC key of signed content URLs. */
+    MEDIA_SIGNING_KEY: env.string(DEV_MEDIA_SIGNING_KEY).pipe(z.string().min(16)),
+    /** Lifetime of signed content URLs (never beyond the access grant's end). */
+    MEDIA_URL_TTL_SECONDS: env.int(86_400).pipe(z.number().min(10)),
+
+    /** Width of rendered PDF page images, pixels. */
+    PDF_PAGE_WIDTH: env.int(1_200).pipe(z.number().min(100).max(4_000)),
+    /** Per-issue text indexes kept in memory (LRU), by approximate size. */
+    TEXT_INDEX_CACHE_MB: env.int(256).pipe(z.number().min(1)),
+
+    /** The reader engine (web reader) and its address behind the gateway. */
+    READER_ENGINE_URL: env.url('http://127.0.0.1:8080/reader-engine/'),
+    READER_ENGINE_PROXIED_URL: env.url('http://127.0.0.1:8080/reader-engine/'),
+    /** A tenant's store address; `{domain}` and `{tenant_id}` are replaced (as catalog's). */
+    STORE_URL_TEMPLATE: env.string('http://{domain}:8080'),
+
+    /** Identity's topic exchange, where account.deleted is published. */
+    IDENTITY_EVENTS_EXCHANGE: env.string('identity.events'),
+    /** Prefix of the consumer queue names: `<prefix>.account-eraser`. */
+    QUEUE_PREFIX: env.string('reader'),
+    CONSUMER_MAX_RETRIES: env.int(5).pipe(z.number().min(0)),
+    CONSUMER_RETRY_DELAY_MS: env.int(2_000).pipe(z.number().min(0)),
+
+    /** Seed script only: the demo dataset; defaults to <repo>/fixtures/demo-dataset.json. */
+    FIXTURES_PATH: z.string().optional(),
+  })
+  .superRefine((config, ctx) => {
+    if (config.NODE_ENV !== 'production') return;
+    if (config.READER_TOKEN_KEY === DEV_READER_TOKEN_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['READER_TOKEN_KEY'], message: 'must be set in production' });
+    }
+    if (config.MEDIA_SIGNING_KEY === DEV_MEDIA_SIGNING_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['MEDIA_SIGNING_KEY'], message: 'must be set in production' });
+    }
+  });
+
+export type ReaderConfig = z.infer<typeof configSchema>;
+
+export function loadReaderConfig(environment: Record<string, string | undefined> = process.env): ReaderConfig {
+  return loadConfig(configSchema, environment);
 }

@@ -1,0 +1,167 @@
+// Repositories of the reader database. Every read of tenant content names the
+// tenant; user data is keyed by user. Results are plain objects.
+import { ensureIndexes, isDuplicateKeyError, nextSequence, type Connection } from '@folio/mongo';
+import type { Model } from 'mongoose';
+import { readerModels, type ManifestDoc, type PositionDoc, type SessionDoc, type SnapshotDoc, type StructureDoc, type UserSettingsDoc } from './schemas.js';
+
+type ManifestSummary = Omit<ManifestDoc, 'epub' | 'pdf' | 'audio'>;
+
+export class ManifestRepository {
+  constructor(
+    private readonly model: Model<ManifestSummary>,
+    private readonly structures: Model<StructureDoc>,
+  ) {}
+
+  /** The whole manifest, structure included. */
+  async find(tenantId: number, issueId: number): Promise<ManifestDoc | null> {
+    const summary = await this.findSummary(tenantId, issueId);
+    if (!summary) return null;
+    const structure = await this.structures.findOne({ _id: summary._id }).lean<StructureDoc>().exec();
+    return { ...summary, epub: structure?.epub ?? null, pdf: structure?.pdf ?? null, audio: structure?.audio ?? null };
+  }
+
+  /** The manifest without its structure (`epub`, `pdf`, `audio` null): type, keys, text index. */
+  async findSummary(tenantId: number, issueId: number): Promise<ManifestDoc | null> {
+    const summary = await this.model.findOne({ _id: `${tenantId}:${issueId}`, tenant_id: tenantId, issue_id: issueId }).lean<ManifestSummary>().exec();
+    return summary ? { ...summary, epub: null, pdf: null, audio: null } : null;
+  }
+
+  /** Cover lookups by issue id alone (the catalog's cover URL template has no tenant). */
+  async coverKeyOf(issueId: number): Promise<string | null> {
+    const found = await this.model.findOne({ issue_id: issueId }, { cover_key: 1 }).lean<Pick<ManifestDoc, 'cover_key'>>().exec();
+    return found?.cover_key ?? null;
+  }
+
+  /** Structure first: a summary is never visible without its structure. */
+  async save(manifest: ManifestDoc): Promise<void> {
+    const { epub, pdf, audio, ...summary } = manifest;
+    await upsertById(this.structures, manifest._id, { _id: manifest._id, epub, pdf, audio });
+    await upsertById(this.model, manifest._id, summary);
+  }
+}
+
+export class SessionRepository {
+  constructor(
+    private readonly connection: Connection,
+    private readonly model: Model<Omit<SessionDoc, 'snapshot'>>,
+    private readonly snapshots: Model<SnapshotDoc>,
+  ) {}
+
+  nextId(): Promise<number> {
+    return nextSequence(this.connection, 'reader_sessions');
+  }
+
+  /** Snapshot first: a session is never visible without it. */
+  async create(session: SessionDoc): Promise<void> {
+    const { snapshot, ...fields } = session;
+    await this.snapshots.collection.insertOne({ _id: session._id, snapshot } as never);
+    await this.model.collection.insertOne({ ...fields } as never);
+  }
+
+  /** The session without its snapshot (`snapshot` empty): what a reader-token check needs. */
+  async find(id: number): Promise<Omit<SessionDoc, 'snapshot'> | null> {
+    return this.model.findOne({ _id: id }).lean<Omit<SessionDoc, 'snapshot'>>().exec();
+  }
+
+  async findWithSnapshot(id: number): Promise<SessionDoc | null> {
+    const session = await this.find(id);
+    if (!session) return null;
+    const snapshot = await this.snapshots.findOne({ _id: id }).lean<SnapshotDoc>().exec();
+    return { ...session, snapshot: snapshot?.snapshot ?? {} };
+  }
+
+  /** Deletes and returns the session; null when it was already gone. */
+  async delete(id: number): Promise<SessionDoc | null> {
+    const found = await this.findWithSnapshot(id);
+    if (!found) return null;
+    const { deletedCount } = await this.model.deleteOne({ _id: id }).exec();
+    await this.snapshots.deleteOne({ _id: id }).exec();
+    return deletedCount === 1 ? found : null;
+  }
+
+  async deleteAllOf(userId: number): Promise<number> {
+    const ids = (await this.model.find({ user_id: userId }, { _id: 1 }).lean<{ _id: number }[]>().exec()).map((session) => session._id);
+    const { deletedCount } = await this.model.deleteMany({ user_id: userId }).exec();
+    if (ids.length) await this.snapshots.deleteMany({ _id: { $in: ids } }).exec();
+    return deletedCount;
+  }
+}
+
+export class UserSettingsRepository {
+  constructor(private readonly model: Model<UserSettingsDoc>) {}
+
+  async find(userId: number): Promise<UserSettingsDoc | null> {
+    return this.model.findOne({ _id: userId }).lean<UserSettingsDoc>().exec();
+  }
+
+  async save(settings: UserSettingsDoc): Promise<void> {
+    await upsertById(this.model, settings._id, settings);
+  }
+
+  async delete(userId: number): Promise<number> {
+    return (await this.model.deleteOne({ _id: userId }).exec()).deletedCount;
+  }
+}
+
+export class PositionRepository {
+  constructor(private readonly model: Model<PositionDoc>) {}
+
+  static idOf(userId: number, tenantId: number, issueId: number): string {
+    return `${userId}:${tenantId}:${issueId}`;
+  }
+
+  async find(userId: number, tenantId: number, issueId: number): Promise<PositionDoc | null> {
+    return this.model.findOne({ _id: PositionRepository.idOf(userId, tenantId, issueId) }).lean<PositionDoc>().exec();
+  }
+
+  /** Last write wins: one document per (user, tenant, issue). */
+  async save(position: PositionDoc): Promise<void> {
+    await upsertById(this.model, position._id, position);
+  }
+
+  /** Positions in the tenants, most recently read first. */
+  async recent(userId: number, tenantIds: number[], skip: number, limit: number): Promise<{ positions: PositionDoc[]; total: number }> {
+    const filter = { user_id: userId, tenant_id: { $in: tenantIds } };
+    const [positions, total] = await Promise.all([
+      this.model.find(filter).sort({ read_at: -1, _id: 1 }).skip(skip).limit(limit).lean<PositionDoc[]>().exec(),
+      this.model.countDocuments(filter).exec(),
+    ]);
+    return { positions, total };
+  }
+
+  async deleteAllOf(userId: number): Promise<number> {
+    return (await this.model.deleteMany({ user_id: userId }).exec()).deletedCount;
+  }
+}
+
+/**
+ * Replace-or-insert by _id. Two first-ever upserts of one id can race into a
+ * duplicate key error (the unique _id decides); the loser then replaces the
+ * winner's document, so the last write still wins.
+ */
+async function upsertById<T extends { _id: unknown }>(model: Model<T>, id: T['_id'], document: T): Promise<void> {
+  try {
+    await model.replaceOne({ _id: id } as never, document as never, { upsert: true }).exec();
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    await model.replaceOne({ _id: id } as never, document as never).exec();
+  }
+}
+
+export interface ReaderStore {
+  manifests: ManifestRepository;
+  sessions: SessionRepository;
+  settings: UserSettingsRepository;
+  positions: PositionRepository;
+}
+
+export async function openReaderStore(connection: Connection): Promise<ReaderStore> {
+  const models = readerModels(connection);
+  await ensureIndexes(connection);
+  return {
+    manifests: new ManifestRepository(models.manifests, models.structures),
+    sessions: new SessionRepository(connection, models.sessions, models.snapshots),
+    settings: new UserSettingsRepository(models.settings),
+    positions: new PositionRepository(models.positions),
+  };
+}

@@ -1,0 +1,126 @@
+// What a client gets to read of an issue: the reader session response by
+// content type (spec table), with signed URLs that end no later than the
+// user's access, and the preview share when the session is a preview.
+import type { ManifestDoc } from '../data/schemas.js';
+import { buildPreviewEpub } from '../ingest/epub-preview.js';
+import { keys } from '../ingest/ingest.js';
+import type { MediaUrls } from '../media/signing.js';
+import type { ContentStorage } from '../storage/storage.js';
+
+/** The reader session response of the spec, in its key order, without `token`. */
+export interface SessionContent {
+  cover: string;
+  table_of_contents: unknown[];
+  custom_preview: boolean;
+  file_url: string | null;
+  files_urls: string[] | null;
+  files_info: { width: number; height: number }[] | null;
+  articles: unknown[] | null;
+  spine: { href: string; idref: string }[] | null;
+  total_words: number | null;
+  tracks: { title: string; url: string; duration: number }[] | null;
+}
+
+/**
+ * How much of an issue a preview shows, as the last page (PDF), chapter
+ * (EPUB) or track (audio) included: PDF ceil(pages x pct / 100); EPUB the
+ * first chapters whose words stay within that share of all words, at least
+ * one; audio ceil(tracks x pct / 100).
+ */
+export function previewLimit(manifest: ManifestDoc, percentage: number): number {
+  const share = Math.min(100, Math.max(0, percentage)) / 100;
+  if (manifest.pdf) return clamp(Math.ceil(manifest.pdf.pages.length * share), 1, manifest.pdf.pages.length);
+  if (manifest.audio) return clamp(Math.ceil(manifest.audio.tracks.length * share), 1, manifest.audio.tracks.length);
+  if (manifest.epub) {
+    const allowed = manifest.epub.total_words * share;
+    let words = 0;
+    let chapters = 0;
+    for (const chapter of manifest.epub.spine) {
+      if (words + chapter.words > allowed) break;
+      words += chapter.words;
+      chapters += 1;
+    }
+    return clamp(chapters, 1, manifest.epub.spine.length);
+  }
+  return 0;
+}
+
+function clamp(value: number, low: number, high: number): number {
+  return Math.min(high, Math.max(low, value));
+}
+
+export class ContentLinks {
+  constructor(
+    private readonly storage: ContentStorage,
+    private readonly urls: MediaUrls,
+  ) {}
+
+  cover(manifest: ManifestDoc): string {
+    return this.urls.public(manifest.cover_key);
+  }
+
+  thumbnail(manifest: ManifestDoc): string {
+    return this.urls.public(manifest.thumbnail_key);
+  }
+
+  /**
+   * The session content; `limit` (from previewLimit) cuts it to the preview share.
+   * Signed URLs expire after the configured lifetime or at `notAfter`, whichever is first.
+   */
+  async sessionContent(manifest: ManifestDoc, options: { limit: number | null; notAfter: Date | null; now?: Date }): Promise<SessionContent> {
+    const sign = (key: string) => this.urls.signed(key, { notAfter: options.notAfter, now: options.now });
+    const limit = options.limit;
+    const content: SessionContent = {
+      cover: this.cover(manifest),
+      table_of_contents: [],
+      custom_preview: limit !== null,
+      file_url: null,
+      files_urls: null,
+      files_info: null,
+      articles: null,
+      spine: null,
+      total_words: null,
+      tracks: null,
+    };
+    if (manifest.epub) {
+      const spine = limit === null ? manifest.epub.spine : manifest.epub.spine.slice(0, limit);
+      const inPreview = new Set(spine.map((chapter) => chapter.href));
+      const fileKey = limit === null || limit >= manifest.epub.spine.length ? manifest.epub.file_key : await this.previewEpub(manifest, limit);
+      content.file_url = sign(fileKey);
+      content.spine = spine.map(({ href, idref }) => ({ href, idref }));
+      content.total_words = spine.reduce((sum, chapter) => sum + chapter.words, 0);
+      content.table_of_contents = manifest.epub.toc.filter((entry) => inPreview.has(entry.href.split('#')[0]!));
+    } else if (manifest.pdf) {
+      const pages = limit === null ? manifest.pdf.pages : manifest.pdf.pages.slice(0, limit);
+      content.files_urls = pages.map((page) => sign(page.key));
+      content.files_info = pages.map(({ width, height }) => ({ width, height }));
+      content.articles = [];
+      content.table_of_contents = manifest.pdf.toc.filter((entry) => entry.page <= pages.length);
+    } else if (manifest.audio) {
+      const tracks = limit === null ? manifest.audio.tracks : manifest.audio.tracks.slice(0, limit);
+      content.tracks = tracks.map((track) => ({ title: track.title, url: sign(track.key), duration: Math.round(track.duration) }));
+      content.table_of_contents = tracks.map((track, index) => ({ title: track.title, track: index }));
+    }
+    return content;
+  }
+
+  /** Signed URLs of every file of the issue (download record). */
+  fileUrls(manifest: ManifestDoc, notAfter: Date | null, now?: Date) {
+    const sign = (key: string) => this.urls.signed(key, { notAfter, now });
+    return {
+      epub: manifest.epub ? sign(manifest.epub.file_key) : null,
+      pages: manifest.pdf ? manifest.pdf.pages.map((page) => sign(page.key)) : null,
+      tracks: manifest.audio ? manifest.audio.tracks.map((track) => ({ title: track.title, url: sign(track.key), duration: Math.round(track.duration) })) : null,
+    };
+  }
+
+  /** The preview package with the first `chapters` chapters, built once and stored. */
+  private async previewEpub(manifest: ManifestDoc, chapters: number): Promise<string> {
+    const key = keys.previewEpub(manifest.tenant_id, manifest.issue_id, chapters);
+    if (await this.storage.stat(key)) return key;
+    const full = await this.storage.get(manifest.epub!.file_key);
+    if (!full) throw new Error(`stored EPUB ${manifest.epub!.file_key} is missing`);
+    await this.storage.put(key, await buildPreviewEpub(full, chapters));
+    return key;
+  }
+}

@@ -1,0 +1,202 @@
+// Reader sessions: opening one (v2 with the JWT, v1 by exchanging the settings
+// token), resuming one with its reader-token, reading and deleting the stored
+// record, and verifying reader-tokens for every reader-token endpoint.
+//
+// The stored ReaderSession (GET/DELETE /api/v1/sessions/{id}) is
+// `{id, tenant_id, user_id, issue_id, preview, api, reader, engine_host,
+// created_at, expires_at}` followed by the session response fields as first
+// returned (`cover`, `table_of_contents`, `custom_preview`, `file_url`, ...),
+// with `token: null`: that endpoint has no authentication, so it never
+// discloses the reader-token.
+import { failedPrecondition, notFound, permissionDenied } from '@folio/errors';
+import type { ManifestRepository, SessionRepository } from '../data/repositories.js';
+import type { ManifestDoc, SessionDoc } from '../data/schemas.js';
+import { previewLimit, type ContentLinks, type SessionContent } from './content.js';
+import type { Peers } from './ports.js';
+import type { ReaderClaims, TokenService } from './tokens.js';
+
+const FOREIGN = 'The reader token does not belong to this session.';
+
+export interface OpenedSession {
+  sessionId: number;
+  token: string;
+  /** The HTTP body. */
+  body: Record<string, unknown>;
+}
+
+export class ReaderSessions {
+  constructor(
+    private readonly deps: {
+      manifests: ManifestRepository;
+      sessions: SessionRepository;
+      tokens: TokenService;
+      peers: Peers;
+      content: ContentLinks;
+    },
+  ) {}
+
+  /**
+   * A readable issue's manifest: NOT_FOUND when reader has none in the tenant, 422 for
+   * physical issues. `structure: false` skips the per-page/chapter lists (epub/pdf/audio null).
+   */
+  async readableManifest(tenantId: number, issueId: number, options: { structure?: boolean } = {}): Promise<ManifestDoc> {
+    const manifest = options.structure === false ? await this.deps.manifests.findSummary(tenantId, issueId) : await this.deps.manifests.find(tenantId, issueId);
+    if (!manifest) throw notFound('Issue not found.');
+    if (manifest.type === 'physical') throw failedPrecondition('This issue has no digital content to read.', 422);
+    return manifest;
+  }
+
+  /** POST /api/v2/reader/{issue_id}/sessions */
+  async openV2(input: { tenantId: number; userId: number; issueId: number; preview: boolean; resumeToken?: string | undefined }): Promise<OpenedSession> {
+    const manifest = await this.readableManifest(input.tenantId, input.issueId);
+    let resumed: ReaderClaims | null = null;
+    if (input.resumeToken !== undefined) {
+      resumed = await this.verify(input.resumeToken, input.tenantId);
+      if (resumed.userId !== input.userId || resumed.issueId !== input.issueId) throw permissionDenied(FOREIGN);
+    }
+    const preview = input.preview || (resumed?.preview ?? false);
+    return this.open({ manifest, userId: input.userId, preview, api: 'v2', reader: null, engineHost: null, resumed, resumedToken: input.resumeToken ?? null });
+  }
+
+  /** POST {store}/api/v1/sessions: the settings token of GetReaderSettings for a session. */
+  async exchangeV1(input: { storeTenantId: number; token: string; reader?: string | undefined; engineHost?: string | undefined; preview?: boolean | undefined }): Promise<OpenedSession> {
+    const claims = await this.deps.tokens.verifySettingsToken(input.token);
+    if (claims.tenantId !== input.storeTenantId) throw permissionDenied('The token was issued for another store.');
+    const manifest = await this.readableManifest(claims.tenantId, claims.issueId);
+    let resumed: ReaderClaims | null = null;
+    if (claims.resumeSessionId !== null) {
+      const session = await this.deps.sessions.find(claims.resumeSessionId);
+      // A session deleted since the settings were read is simply not resumed.
+      if (session && session.tenant_id === claims.tenantId && session.user_id === claims.userId && session.issue_id === claims.issueId) {
+        resumed = {
+          sessionId: session._id,
+          tenantId: session.tenant_id,
+          userId: session.user_id,
+          issueId: session.issue_id,
+          preview: session.preview,
+          previewLimit: null,
+          expiresAt: session.expires_at,
+        };
+      }
+    }
+    const preview = claims.preview || input.preview === true || (resumed?.preview ?? false);
+    const opened = await this.open({
+      manifest,
+      userId: claims.userId,
+      preview,
+      api: 'v1',
+      reader: clip(input.reader),
+      engineHost: clip(input.engineHost),
+      resumed,
+      resumedToken: null,
+    });
+    return { ...opened, body: { id: opened.sessionId, ...opened.body } };
+  }
+
+  private async open(input: {
+    manifest: ManifestDoc;
+    userId: number;
+    preview: boolean;
+    api: 'v1' | 'v2';
+    reader: string | null;
+    engineHost: string | null;
+    resumed: ReaderClaims | null;
+    /** The resumed session's token, kept when the session stays as it was; null: a fresh one is issued (v1 never sees it). */
+    resumedToken: string | null;
+  }): Promise<OpenedSession> {
+    const { manifest, userId, preview } = input;
+    const tenantId = manifest.tenant_id;
+    const issueId = manifest.issue_id;
+
+    let notAfter: Date | null = null;
+    let limit: number | null = null;
+    if (preview) {
+      limit = previewLimit(manifest, (await this.deps.peers.tenant(tenantId)).previewPercentage);
+    } else {
+      const access = await this.deps.peers.access(tenantId, userId, issueId);
+      if (!access.canRead) throw permissionDenied('You do not have access to this issue.');
+      notAfter = access.expiresAt;
+    }
+
+    const now = new Date();
+    const content = await this.deps.content.sessionContent(manifest, { limit, notAfter, now });
+    if (input.resumed) {
+      const token =
+        input.resumedToken !== null && input.resumed.preview === preview
+          ? input.resumedToken
+          : await this.deps.tokens.issueReaderToken({ ...input.resumed, preview, previewLimit: limit }, this.deps.tokens.readerTokenExpiry(now));
+      return { sessionId: input.resumed.sessionId, token, body: { token, ...content } };
+    }
+
+    const sessionId = await this.deps.sessions.nextId();
+    const expiresAt = this.deps.tokens.readerTokenExpiry(now);
+    const token = await this.deps.tokens.issueReaderToken({ sessionId, tenantId, userId, issueId, preview, previewLimit: limit }, expiresAt);
+    await this.deps.sessions.create({
+      _id: sessionId,
+      tenant_id: tenantId,
+      user_id: userId,
+      issue_id: issueId,
+      preview,
+      api: input.api,
+      reader: input.reader,
+      engine_host: input.engineHost,
+      created_at: now,
+      expires_at: expiresAt,
+      snapshot: { ...content },
+    });
+    return { sessionId, token, body: { token, ...content } };
+  }
+
+  /** GET {store}/api/v1/sessions/{id}: a session of another store is not found. */
+  async get(storeTenantId: number, sessionId: number): Promise<Record<string, unknown>> {
+    const session = await this.deps.sessions.findWithSnapshot(sessionId);
+    if (!session || session.tenant_id !== storeTenantId) throw notFound('Reader session not found.');
+    return sessionRecord(session);
+  }
+
+  /** DELETE {store}/api/v1/sessions/{id}: its reader-token stops working. */
+  async delete(storeTenantId: number, sessionId: number): Promise<Record<string, unknown>> {
+    const session = await this.deps.sessions.find(sessionId);
+    if (!session || session.tenant_id !== storeTenantId) throw notFound('Reader session not found.');
+    const deleted = await this.deps.sessions.delete(sessionId);
+    if (!deleted) throw notFound('Reader session not found.');
+    return sessionRecord(deleted);
+  }
+
+  /**
+   * A reader-token's claims, when it decrypts, has not expired, names a session
+   * that still exists with the same tenant, user and issue, and (when given)
+   * belongs to `expectedTenantId`. Anything else: PERMISSION_DENIED.
+   */
+  async verify(token: string | undefined | null, expectedTenantId?: number): Promise<ReaderClaims> {
+    const claims = await this.deps.tokens.verifyReaderToken(token);
+    if (expectedTenantId !== undefined && expectedTenantId !== claims.tenantId) throw permissionDenied('The reader token was issued for another tenant.');
+    const session = await this.deps.sessions.find(claims.sessionId);
+    if (!session || session.tenant_id !== claims.tenantId || session.user_id !== claims.userId || session.issue_id !== claims.issueId) {
+      throw permissionDenied('The reader session has ended.');
+    }
+    return claims;
+  }
+}
+
+function clip(value: string | undefined): string | null {
+  return value === undefined ? null : value.slice(0, 256);
+}
+
+export function sessionRecord(session: SessionDoc): Record<string, unknown> {
+  const snapshot = session.snapshot as Partial<SessionContent>;
+  return {
+    id: session._id,
+    tenant_id: session.tenant_id,
+    user_id: session.user_id,
+    issue_id: session.issue_id,
+    preview: session.preview,
+    api: session.api,
+    reader: session.reader,
+    engine_host: session.engine_host,
+    created_at: new Date(session.created_at).toISOString(),
+    expires_at: new Date(session.expires_at).toISOString(),
+    token: null,
+    ...snapshot,
+  };
+}

@@ -1,0 +1,279 @@
+// Reads an EPUB (2 or 3) with JSZip and an XML DOM (@xmldom/xmldom): the
+// package's metadata, spine and table of contents (EPUB 3 nav, else the NCX),
+// and the text of every spine document cut into sections (block elements),
+// each text node remembered with its CFI path so that a search hit can point
+// at a character range (`epubcfi(/6/4[idref]!/4/2/6,/1:120,/1:128)`).
+import { posix } from 'node:path';
+import JSZip from 'jszip';
+import { DOMParser } from '@xmldom/xmldom';
+import type { TextSegment } from '../search/text-index.js';
+import { countWords } from '../search/text.js';
+
+export interface EpubChapter {
+  /** Manifest href, relative to the package document (as readers resolve spine items). */
+  href: string;
+  idref: string;
+  title: string;
+  words: number;
+  /** Path of the document inside the zip. */
+  path: string;
+}
+
+export interface EpubExtract {
+  title: string;
+  lang: string | null;
+  author: string | null;
+  /** Path of the package document inside the zip. */
+  opfPath: string;
+  spine: EpubChapter[];
+  toc: { title: string; href: string }[];
+  totalWords: number;
+  segments: TextSegment[];
+}
+
+export class InvalidContentError extends Error {
+  override readonly name = 'InvalidContentError';
+}
+
+const ELEMENT = 1;
+const TEXT = 3;
+const CDATA = 4;
+
+/** Elements whose text forms its own section (paragraph-like). */
+const BLOCKS = new Set([
+  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'blockquote', 'pre', 'dd', 'dt', 'figcaption', 'caption', 'td', 'th',
+  'div', 'section', 'article', 'aside', 'header', 'footer', 'body', 'address', 'table', 'ul', 'ol', 'dl', 'figure',
+]);
+const SKIPPED = new Set(['script', 'style', 'head', 'rt', 'rp']);
+
+type XNode = {
+  nodeType: number;
+  localName?: string | null;
+  nodeName: string;
+  data?: string;
+  textContent?: string | null;
+  childNodes: { length: number; item(index: number): XNode | null };
+  getAttribute?(name: string): string | null;
+  getAttributeNS?(namespace: string | null, name: string): string | null;
+};
+
+function children(node: XNode): XNode[] {
+  const list: XNode[] = [];
+  for (let i = 0; i < node.childNodes.length; i++) list.push(node.childNodes.item(i)!);
+  return list;
+}
+
+function elements(node: XNode, name?: string): XNode[] {
+  return children(node).filter((child) => child.nodeType === ELEMENT && (!name || localName(child) === name));
+}
+
+function localName(node: XNode): string {
+  return (node.localName ?? node.nodeName.replace(/^.*:/, '')).toLowerCase();
+}
+
+function descendants(node: XNode, name: string): XNode[] {
+  const found: XNode[] = [];
+  const visit = (current: XNode) => {
+    for (const child of elements(current)) {
+      if (localName(child) === name) found.push(child);
+      visit(child);
+    }
+  };
+  visit(node);
+  return found;
+}
+
+function text(node: XNode | undefined): string {
+  return (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+function parseXml(source: string, what: string): XNode {
+  const errors: string[] = [];
+  const document = new DOMParser({
+    onError: (level: string, message: string) => {
+      if (level !== 'warning') errors.push(message);
+    },
+  }).parseFromString(source, 'application/xhtml+xml') as unknown as { documentElement: XNode | null };
+  if (!document.documentElement || errors.length) throw new InvalidContentError(`${what} is not well-formed XML${errors[0] ? `: ${errors[0]}` : ''}`);
+  return document.documentElement;
+}
+
+async function readEntry(zip: JSZip, path: string): Promise<string> {
+  const entry = zip.file(path);
+  if (!entry) throw new InvalidContentError(`the EPUB has no ${path}`);
+  return entry.async('string');
+}
+
+function resolveHref(fromDir: string, href: string): { path: string; fragment: string } {
+  const [file = '', fragment = ''] = href.split('#', 2);
+  let decoded = file;
+  try {
+    decoded = decodeURIComponent(file);
+  } catch {
+    // keep as written
+  }
+  return { path: posix.normalize(posix.join(fromDir, decoded)).replace(/^\.\//, ''), fragment };
+}
+
+export async function readEpub(data: Buffer | Uint8Array): Promise<EpubExtract> {
+  let zip: JSZip;
+  try {
+    zip = await JSZip.loadAsync(data);
+  } catch (error) {
+    throw new InvalidContentError(`not a zip archive: ${(error as Error).message}`);
+  }
+  const mimetype = await zip.file('mimetype')?.async('string');
+  if (mimetype?.trim() !== 'application/epub+zip') throw new InvalidContentError('the EPUB has no application/epub+zip mimetype');
+
+  const container = parseXml(await readEntry(zip, 'META-INF/container.xml'), 'container.xml');
+  const rootfile = descendants(container, 'rootfile')[0];
+  const opfPath = rootfile?.getAttribute?.('full-path');
+  if (!opfPath) throw new InvalidContentError('container.xml names no package document');
+  const opfDir = posix.dirname(opfPath) === '.' ? '' : posix.dirname(opfPath);
+  const opf = parseXml(await readEntry(zip, opfPath), opfPath);
+
+  const metadata = elements(opf, 'metadata')[0];
+  const title = text(metadata ? descendants(metadata, 'title')[0] : undefined) || 'Untitled';
+  const lang = text(metadata ? descendants(metadata, 'language')[0] : undefined) || null;
+  const author = text(metadata ? descendants(metadata, 'creator')[0] : undefined) || null;
+
+  const manifest = new Map<string, { href: string; mediaType: string; properties: string }>();
+  for (const item of descendants(elements(opf, 'manifest')[0] ?? opf, 'item')) {
+    const id = item.getAttribute?.('id');
+    const href = item.getAttribute?.('href');
+    if (id && href) manifest.set(id, { href, mediaType: item.getAttribute?.('media-type') ?? '', properties: item.getAttribute?.('properties') ?? '' });
+  }
+
+  // The spine's CFI step: its position among the package element's children.
+  const packageChildren = elements(opf);
+  const spineElement = packageChildren.find((child) => localName(child) === 'spine');
+  if (!spineElement) throw new InvalidContentError('the package document has no spine');
+  const spineStep = (packageChildren.indexOf(spineElement) + 1) * 2;
+
+  const spine: EpubChapter[] = [];
+  const segments: TextSegment[] = [];
+  let totalWords = 0;
+  const itemrefs = elements(spineElement, 'itemref');
+  for (const [index, itemref] of itemrefs.entries()) {
+    const idref = itemref.getAttribute?.('idref') ?? '';
+    const item = manifest.get(idref);
+    if (!item) throw new InvalidContentError(`spine item ${idref} is not in the manifest`);
+    const path = resolveHref(opfDir, item.href).path;
+    const document = parseXml(await readEntry(zip, path), path);
+    const docStep = `/${spineStep}/${(index + 1) * 2}[${idref}]`;
+    const sections = extractSections(document);
+    const page = spine.length + 1;
+    let pageOffset = 0;
+    let words = 0;
+    sections.forEach((section, sectionIndex) => {
+      segments.push({ page, section: sectionIndex + 1, text: section.text, pageOffset, cfi: { doc: docStep, runs: section.runs } });
+      pageOffset += section.text.length + 2;
+      words += countWords(section.text);
+    });
+    const heading = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((h) => descendants(document, h)[0]).find(Boolean);
+    const docTitle = text(heading) || text(descendants(document, 'title')[0]);
+    spine.push({ href: item.href, idref, title: docTitle, words, path });
+    totalWords += words;
+  }
+  if (spine.length === 0) throw new InvalidContentError('the spine is empty');
+
+  const toc = await readToc(zip, opfDir, manifest, spineElement);
+  // A chapter without a heading takes its title from the table of contents.
+  for (const chapter of spine) {
+    if (!chapter.title) chapter.title = toc.find((entry) => entry.href.split('#')[0] === chapter.href)?.title ?? '';
+  }
+  return { title, lang, author, opfPath, spine, toc: toc.length ? toc : spine.map((c) => ({ title: c.title, href: c.href })), totalWords, segments };
+}
+
+/** EPUB 3 nav (`nav[epub:type=toc]`), else the EPUB 2 NCX; hrefs relative to the package document. */
+async function readToc(
+  zip: JSZip,
+  opfDir: string,
+  manifest: Map<string, { href: string; mediaType: string; properties: string }>,
+  spine: XNode,
+): Promise<{ title: string; href: string }[]> {
+  const toOpfRelative = (fromDir: string, href: string) => {
+    const { path, fragment } = resolveHref(fromDir, href);
+    const relative = posix.relative(opfDir || '.', path);
+    return fragment ? `${relative}#${fragment}` : relative;
+  };
+  const navItem = [...manifest.values()].find((item) => item.properties.split(/\s+/).includes('nav'));
+  if (navItem) {
+    const navPath = resolveHref(opfDir, navItem.href).path;
+    const nav = parseXml(await readEntry(zip, navPath), navPath);
+    const navs = descendants(nav, 'nav');
+    const tocNav =
+      navs.find((element) => (element.getAttributeNS?.('http://www.idpf.org/2007/ops', 'type') ?? element.getAttribute?.('epub:type') ?? '').split(/\s+/).includes('toc')) ??
+      navs[0];
+    if (tocNav) {
+      return descendants(tocNav, 'a')
+        .filter((a) => a.getAttribute?.('href'))
+        .map((a) => ({ title: text(a), href: toOpfRelative(posix.dirname(navPath), a.getAttribute!('href')!) }));
+    }
+  }
+  const ncxId = spine.getAttribute?.('toc');
+  const ncxItem = (ncxId && manifest.get(ncxId)) || [...manifest.values()].find((item) => item.mediaType === 'application/x-dtbncx+xml');
+  if (ncxItem) {
+    const ncxPath = resolveHref(opfDir, ncxItem.href).path;
+    const ncx = parseXml(await readEntry(zip, ncxPath), ncxPath);
+    return descendants(ncx, 'navpoint').map((point) => ({
+      title: text(descendants(point, 'text')[0]),
+      href: toOpfRelative(posix.dirname(ncxPath), elements(point, 'content')[0]?.getAttribute?.('src') ?? ''),
+    }));
+  }
+  return [];
+}
+
+interface Section {
+  text: string;
+  runs: { at: number; path: number[]; base: number }[];
+}
+
+/**
+ * The document's text grouped by nearest block ancestor, in document order,
+ * each text node with its CFI steps from the root element (even = element,
+ * odd = text chunk between elements).
+ */
+function extractSections(root: XNode): Section[] {
+  const sections: Section[] = [];
+  const byBlock = new Map<XNode, Section>();
+  const visit = (node: XNode, path: number[], block: XNode) => {
+    let elementCount = 0;
+    let chunkStep = -1;
+    let chunkLength = 0;
+    for (const child of children(node)) {
+      if (child.nodeType === ELEMENT) {
+        elementCount += 1;
+        const name = localName(child);
+        if (SKIPPED.has(name)) continue;
+        visit(child, [...path, elementCount * 2], BLOCKS.has(name) ? child : block);
+      } else if (child.nodeType === TEXT || child.nodeType === CDATA) {
+        const step = elementCount * 2 + 1;
+        if (step !== chunkStep) {
+          chunkStep = step;
+          chunkLength = 0;
+        }
+        const data = child.data ?? '';
+        const base = chunkLength;
+        chunkLength += data.length;
+        if (data.trim() === '' && !byBlock.has(block)) continue;
+        let section = byBlock.get(block);
+        if (!section) {
+          section = { text: '', runs: [] };
+          byBlock.set(block, section);
+          sections.push(section);
+        }
+        section.runs.push({ at: section.text.length, path: [...path, step], base });
+        section.text += data;
+      }
+    }
+  };
+  // Only the body is content; its step among the root's children starts every path.
+  let elementCount = 0;
+  for (const child of children(root)) {
+    if (child.nodeType !== ELEMENT) continue;
+    elementCount += 1;
+    if (localName(child) === 'body') visit(child, [elementCount * 2], child);
+  }
+  return sections.filter((section) => section.text.trim() !== '');
+}

@@ -1,0 +1,197 @@
+// The ingest pipeline: reads a real EPUB, PDF or set of audio files, stores
+// what clients fetch (the EPUB package, page images, tracks, covers), builds
+// the text index, and records the issue's manifest. The CLI (ingest.ts at the
+// top) and the seed both run through here.
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { ManifestRepository } from '../data/repositories.js';
+import type { ContentType, ManifestDoc } from '../data/schemas.js';
+import type { TextIndexStore } from '../search/index-store.js';
+import { TextIndex } from '../search/text-index.js';
+import type { ContentStorage } from '../storage/storage.js';
+import { readAudioTrack } from './audio.js';
+import { coverSvg } from './cover.js';
+import { InvalidContentError, readEpub } from './epub.js';
+import { readPdf } from './pdf.js';
+
+export interface IngestDeps {
+  storage: ContentStorage;
+  manifests: ManifestRepository;
+  indexes: TextIndexStore;
+}
+
+export interface IngestInput {
+  tenantId: number;
+  issueId: number;
+  type: Exclude<ContentType, 'physical'>;
+  /** The EPUB or PDF file, or the audio tracks in order. */
+  files: string[];
+  /** Overrides the title read from the file (cover, manifest). */
+  title?: string;
+  author?: string | null;
+  /** Track titles when the files carry no title tag. */
+  trackTitles?: string[];
+  coverColors?: { primary: string; secondary: string } | null;
+  sourceHash?: string | null;
+  pdfPageWidth?: number;
+}
+
+export interface IngestReport {
+  manifest: ManifestDoc;
+  /** Milliseconds spent building the text index. */
+  indexMs: number;
+}
+
+export const keys = {
+  folder: (tenantId: number, issueId: number) => `${tenantId}/${issueId}`,
+  epub: (tenantId: number, issueId: number) => `${tenantId}/${issueId}/book.epub`,
+  previewEpub: (tenantId: number, issueId: number, chapters: number) => `${tenantId}/${issueId}/preview-${chapters}.epub`,
+  page: (tenantId: number, issueId: number, page: number) => `${tenantId}/${issueId}/pages/${String(page).padStart(4, '0')}.png`,
+  track: (tenantId: number, issueId: number, track: number, extension: string) => `${tenantId}/${issueId}/tracks/${String(track).padStart(2, '0')}.${extension}`,
+  cover: (tenantId: number, issueId: number) => `${tenantId}/${issueId}/cover.svg`,
+  thumbnail: (tenantId: number, issueId: number) => `${tenantId}/${issueId}/thumbnail.svg`,
+};
+
+const indexFolder = (tenantId: number, issueId: number) => `_index/${tenantId}/${issueId}`;
+
+function assertIds(tenantId: number, issueId: number): void {
+  for (const [name, value] of [['tenant', tenantId], ['issue', issueId]] as const) {
+    if (!Number.isInteger(value) || value < 1) throw new InvalidContentError(`${name} id must be a positive integer`);
+  }
+}
+
+export async function ingestIssue(deps: IngestDeps, input: IngestInput): Promise<IngestReport> {
+  const { tenantId, issueId } = input;
+  assertIds(tenantId, issueId);
+  if (input.files.length === 0) throw new InvalidContentError('no file to ingest');
+  const folder = keys.folder(tenantId, issueId);
+  const base = {
+    _id: `${tenantId}:${issueId}`,
+    tenant_id: tenantId,
+    issue_id: issueId,
+    cover_key: keys.cover(tenantId, issueId),
+    thumbnail_key: keys.thumbnail(tenantId, issueId),
+    source_hash: input.sourceHash ?? null,
+    epub: null,
+    pdf: null,
+    audio: null,
+  };
+
+  // Read everything first: a file that does not parse leaves the stored issue untouched.
+  let manifest: ManifestDoc;
+  let index: TextIndex | null = null;
+  let indexMs = 0;
+  const writes: [string, Buffer][] = [];
+  if (input.type === 'epub') {
+    if (input.files.length !== 1) throw new InvalidContentError('an EPUB issue is one file');
+    const data = await readFile(input.files[0]!);
+    const epub = await readEpub(data);
+    const started = performance.now();
+    index = TextIndex.build(epub.segments);
+    indexMs = performance.now() - started;
+    writes.push([keys.epub(tenantId, issueId), data]);
+    manifest = {
+      ...base,
+      type: 'epub',
+      title: input.title ?? epub.title,
+      lang: epub.lang,
+      text_index_key: null,
+      sections: epub.segments.length,
+      epub: {
+        file_key: keys.epub(tenantId, issueId),
+        size: data.length,
+        spine: epub.spine.map(({ href, idref, title, words }) => ({ href, idref, title, words })),
+        toc: epub.toc,
+        total_words: epub.totalWords,
+      },
+      ingested_at: new Date(),
+    };
+    input.author ??= epub.author;
+  } else if (input.type === 'pdf') {
+    if (input.files.length !== 1) throw new InvalidContentError('a PDF issue is one file');
+    const pdf = await readPdf(input.files[0]!, { pageWidth: input.pdfPageWidth ?? 1200 });
+    const started = performance.now();
+    index = TextIndex.build(pdf.segments);
+    indexMs = performance.now() - started;
+    pdf.pages.forEach((page, i) => writes.push([keys.page(tenantId, issueId, i + 1), page.image]));
+    manifest = {
+      ...base,
+      type: 'pdf',
+      title: input.title ?? pdf.title ?? basename(input.files[0]!),
+      lang: null,
+      text_index_key: null,
+      sections: pdf.segments.length,
+      pdf: {
+        pages: pdf.pages.map((page, i) => ({ key: keys.page(tenantId, issueId, i + 1), width: page.width, height: page.height, words: page.words })),
+        toc: pdf.toc,
+      },
+      ingested_at: new Date(),
+    };
+    input.author ??= pdf.author;
+  } else {
+    const tracks: NonNullable<ManifestDoc['audio']>['tracks'] = [];
+    let album: string | null = null;
+    for (const [i, file] of input.files.entries()) {
+      const data = await readFile(file);
+      const track = await readAudioTrack(data, basename(file));
+      album ??= track.album;
+      input.author ??= track.artist;
+      const key = keys.track(tenantId, issueId, i + 1, track.extension);
+      writes.push([key, data]);
+      tracks.push({ title: input.trackTitles?.[i] ?? track.title ?? basename(file).replace(/\.[^.]+$/, ''), key, duration: track.duration, size: data.length });
+    }
+    manifest = {
+      ...base,
+      type: 'audio',
+      title: input.title ?? album ?? tracks[0]!.title,
+      lang: null,
+      text_index_key: null,
+      sections: 0,
+      audio: { tracks },
+      ingested_at: new Date(),
+    };
+  }
+
+  await deps.storage.deletePrefix(folder);
+  for (const [key, data] of writes) await deps.storage.put(key, data);
+  await writeCovers(deps.storage, tenantId, issueId, { title: manifest.title, author: input.author ?? null, colors: input.coverColors ?? null });
+  await deps.storage.deletePrefix(indexFolder(tenantId, issueId));
+  if (index) manifest.text_index_key = await deps.indexes.save(tenantId, issueId, index);
+  await deps.manifests.save(manifest);
+  return { manifest, indexMs };
+}
+
+/** An issue without readable content (physical): a manifest that says so, and its cover. */
+export async function registerPhysicalIssue(
+  deps: IngestDeps,
+  input: { tenantId: number; issueId: number; title: string; author?: string | null; coverColors?: { primary: string; secondary: string } | null; sourceHash?: string | null },
+): Promise<ManifestDoc> {
+  assertIds(input.tenantId, input.issueId);
+  await deps.storage.deletePrefix(keys.folder(input.tenantId, input.issueId));
+  await deps.storage.deletePrefix(indexFolder(input.tenantId, input.issueId));
+  await writeCovers(deps.storage, input.tenantId, input.issueId, { title: input.title, author: input.author ?? null, colors: input.coverColors ?? null });
+  const manifest: ManifestDoc = {
+    _id: `${input.tenantId}:${input.issueId}`,
+    tenant_id: input.tenantId,
+    issue_id: input.issueId,
+    type: 'physical',
+    title: input.title,
+    lang: null,
+    cover_key: keys.cover(input.tenantId, input.issueId),
+    thumbnail_key: keys.thumbnail(input.tenantId, input.issueId),
+    source_hash: input.sourceHash ?? null,
+    text_index_key: null,
+    sections: 0,
+    epub: null,
+    pdf: null,
+    audio: null,
+    ingested_at: new Date(),
+  };
+  await deps.manifests.save(manifest);
+  return manifest;
+}
+
+async function writeCovers(storage: ContentStorage, tenantId: number, issueId: number, cover: Parameters<typeof coverSvg>[0]): Promise<void> {
+  await storage.put(keys.cover(tenantId, issueId), coverSvg(cover));
+  await storage.put(keys.thumbnail(tenantId, issueId), coverSvg(cover, { width: 200, height: 300 }));
+}

@@ -1,0 +1,193 @@
+// The media HTTP server: serves stored content files to clients at
+// `/media/<tenant>/<issue>/<file>` (the gateway proxies `/media/*` here; the
+// `/media` prefix is optional so the server also works on its own). Paid files
+// need a valid, unexpired signature (403 otherwise); covers are public, also at
+// `/media/covers/<issue_id>.svg` (the catalog's cover URL template). Range
+// requests (206, 416) let audio players seek and EPUB readers fetch parts.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '@folio/logger';
+import type { ContentStorage } from '../storage/storage.js';
+import { isPublicKey, type MediaUrls } from './signing.js';
+
+const CONTENT_TYPES: Record<string, string> = {
+  epub: 'application/epub+zip',
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  svg: 'image/svg+xml',
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  ogg: 'audio/ogg',
+  json: 'application/json',
+};
+
+export interface MediaServerOptions {
+  storage: ContentStorage;
+  urls: MediaUrls;
+  logger: Logger;
+  /** The storage key of an issue's cover by issue id (for `/covers/<id>.svg`), or null. */
+  coverKeyOf(issueId: number): Promise<string | null>;
+}
+
+export interface RunningMediaServer {
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startMediaServer(options: MediaServerOptions, port: number, host: string): Promise<RunningMediaServer> {
+  const server = createServer((request, response) => {
+    handle(options, request, response).catch((error: unknown) => {
+      options.logger.error({ err: error, url: request.url }, 'media request failed');
+      if (!response.headersSent) sendJson(response, 500, { message: 'Internal server error.' });
+      else response.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const bound = (server.address() as AddressInfo).port;
+  options.logger.info({ port: bound }, 'media server listening');
+  return {
+    port: bound,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(options: MediaServerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  response.setHeader('Access-Control-Allow-Origin', '*');
+  response.setHeader('Access-Control-Expose-Headers', 'Accept-Ranges, Content-Length, Content-Range');
+  if (request.method === 'OPTIONS') {
+    response.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, HEAD', 'Access-Control-Allow-Headers': 'Range', 'Access-Control-Max-Age': '600' });
+    response.end();
+    return;
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.setHeader('Allow', 'GET, HEAD');
+    sendJson(response, 405, { message: 'Method not allowed.' });
+    return;
+  }
+  const url = new URL(request.url ?? '/', 'http://media.local');
+  let path = url.pathname.replace(/^\/media(?=\/)/, '');
+  let decoded: string[];
+  try {
+    decoded = path.split('/').slice(1).map((segment) => decodeURIComponent(segment));
+  } catch {
+    sendJson(response, 404, { message: 'Not found.' });
+    return;
+  }
+
+  // The catalog's cover template: /covers/<issue_id>.svg
+  const cover = decoded.length === 2 && decoded[0] === 'covers' ? /^(\d{1,9})\.svg$/.exec(decoded[1]!) : null;
+  if (cover) {
+    const key = await options.coverKeyOf(Number(cover[1]));
+    if (!key) {
+      sendJson(response, 404, { message: 'Not found.' });
+      return;
+    }
+    await sendObject(options, request, response, key, 'public, max-age=3600');
+    return;
+  }
+
+  if (decoded.length < 3 || !/^\d{1,9}$/.test(decoded[0]!) || !/^\d{1,9}$/.test(decoded[1]!) || decoded.some((s) => s === '' || s === '.' || s === '..' || /[\\\0]/.test(s))) {
+    sendJson(response, 404, { message: 'Not found.' });
+    return;
+  }
+  path = decoded.join('/');
+  if (isPublicKey(path)) {
+    await sendObject(options, request, response, path, 'public, max-age=3600');
+    return;
+  }
+  const verdict = options.urls.verify(path, url.searchParams.get('exp'), url.searchParams.get('sig'));
+  if (verdict !== 'ok') {
+    sendJson(response, 403, { message: verdict === 'expired' ? 'This link has expired.' : 'This link is not valid.' });
+    return;
+  }
+  const maxAge = Math.max(0, Number(url.searchParams.get('exp')) - Math.floor(Date.now() / 1000));
+  await sendObject(options, request, response, path, `private, max-age=${maxAge}`);
+}
+
+async function sendObject(options: MediaServerOptions, request: IncomingMessage, response: ServerResponse, key: string, cacheControl: string) {
+  const info = await options.storage.stat(key);
+  if (!info) {
+    sendJson(response, 404, { message: 'Not found.' });
+    return;
+  }
+  const extension = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+  const headers: Record<string, string | number> = {
+    'Content-Type': CONTENT_TYPES[extension] ?? 'application/octet-stream',
+    'Accept-Ranges': 'bytes',
+    'Cache-Control': cacheControl,
+    'Last-Modified': info.modifiedAt.toUTCString(),
+    ETag: `"${info.size.toString(16)}-${Math.floor(info.modifiedAt.getTime()).toString(16)}"`,
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (extension === 'svg') headers['Content-Security-Policy'] = "default-src 'none'; style-src 'unsafe-inline'";
+
+  if (request.headers['if-none-match'] === headers.ETag && !request.headers.range) {
+    response.writeHead(304, { ETag: headers.ETag, 'Cache-Control': cacheControl });
+    response.end();
+    return;
+  }
+  const range = parseRange(request.headers.range, info.size);
+  if (range === 'unsatisfiable') {
+    response.writeHead(416, { ...headers, 'Content-Range': `bytes */${info.size}`, 'Content-Type': 'application/json' });
+    response.end(JSON.stringify({ message: 'Range not satisfiable.' }));
+    return;
+  }
+  if (range) {
+    response.writeHead(206, { ...headers, 'Content-Length': range.end - range.start + 1, 'Content-Range': `bytes ${range.start}-${range.end}/${info.size}` });
+  } else {
+    response.writeHead(200, { ...headers, 'Content-Length': info.size });
+  }
+  if (request.method === 'HEAD' || info.size === 0) {
+    response.end();
+    return;
+  }
+  const stream = options.storage.stream(key, range ?? undefined);
+  stream.on('error', (error) => {
+    options.logger.warn({ err: error, key }, 'media stream failed');
+    response.destroy(error);
+  });
+  stream.pipe(response);
+}
+
+/**
+ * One `bytes=` range (RFC 9110): null for no or an ignorable header (several
+ * ranges, another unit: the whole file is sent), 'unsatisfiable' for 416.
+ */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return null;
+  const [, from, to] = match;
+  if (from === '' && to === '') return null;
+  let start: number;
+  let end: number;
+  if (from === '') {
+    const suffix = Number(to);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(from);
+    end = to === '' ? size - 1 : Math.min(Number(to), size - 1);
+    if (to !== '' && Number(to) < start) return null;
+  }
+  if (start >= size || size === 0) return 'unsatisfiable';
+  return { start, end };
+}
+
+function sendJson(response: ServerResponse, status: number, body: object): void {
+  response.writeHead(status, { 'Content-Type': 'application/json' });
+  response.end(JSON.stringify(body));
+}

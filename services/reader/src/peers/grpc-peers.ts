@@ -1,0 +1,126 @@
+// Peers over gRPC: identity (tenant settings, cached briefly), catalog (issue
+// metadata, favorites) and commerce (the access decision). Every call carries
+// the deadline and the caller's request context (createPromiseClient).
+import { DomainError } from '@folio/errors';
+import { createPromiseClient, type PromiseClient } from '@folio/grpc';
+import type { Logger } from '@folio/logger';
+import { catalog, commerce, identity } from '@folio/proto';
+import type { AccessInfo, IssueInfo, Peers, TenantInfo } from '../domain/ports.js';
+import { parseDateTime } from '../domain/time.js';
+
+export interface PeerAddresses {
+  identity: string;
+  catalog: string;
+  commerce: string;
+  deadlineMs: number;
+  tenantCacheTtlMs: number;
+}
+
+const REASONS: Record<number, AccessInfo['reason']> = {
+  [commerce.AccessReason.ACCESS_REASON_FREE]: 'free',
+  [commerce.AccessReason.ACCESS_REASON_PURCHASED]: 'purchased',
+  [commerce.AccessReason.ACCESS_REASON_SUBSCRIPTION]: 'subscription',
+};
+
+export class GrpcPeers implements Peers {
+  private readonly identity: PromiseClient<identity.IdentityServiceClient>;
+  private readonly catalog: PromiseClient<catalog.CatalogServiceClient>;
+  private readonly commerce: PromiseClient<commerce.CommerceServiceClient>;
+  private readonly tenants = new Map<number, { at: number; tenant: Promise<TenantInfo> }>();
+
+  constructor(
+    private readonly addresses: PeerAddresses,
+    private readonly logger: Logger,
+  ) {
+    const options = { defaultDeadlineMs: addresses.deadlineMs };
+    this.identity = createPromiseClient(identity.IdentityServiceClient, addresses.identity, options);
+    this.catalog = createPromiseClient(catalog.CatalogServiceClient, addresses.catalog, options);
+    this.commerce = createPromiseClient(commerce.CommerceServiceClient, addresses.commerce, options);
+  }
+
+  tenant(tenantId: number): Promise<TenantInfo> {
+    const cached = this.tenants.get(tenantId);
+    if (cached && Date.now() - cached.at < this.addresses.tenantCacheTtlMs) return cached.tenant;
+    const tenant = this.identity.getTenant({ tenantId }).then(({ tenant }) => {
+      if (!tenant) throw new DomainError('NOT_FOUND', 'Tenant not found.');
+      let reader: Record<string, unknown> = {};
+      try {
+        const parsed = JSON.parse(tenant.readerJson || '{}') as unknown;
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) reader = parsed as Record<string, unknown>;
+      } catch {
+        this.logger.warn({ tenantId }, 'tenant reader settings are not JSON');
+      }
+      return {
+        id: tenant.id,
+        name: tenant.name,
+        domain: tenant.domain,
+        lang: tenant.lang,
+        previewPercentage: tenant.previewPercentage,
+        features: {
+          tts: tenant.features?.tts ?? false,
+          search: tenant.features?.search ?? false,
+          concurrency_limit: tenant.features?.concurrencyLimit ?? false,
+          chinese_voice: tenant.features?.chineseVoice ?? false,
+        },
+        reader,
+        exitUrl: tenant.exitUrl,
+        twitterUser: tenant.twitterUser,
+      };
+    });
+    this.tenants.set(tenantId, { at: Date.now(), tenant });
+    tenant.catch(() => this.tenants.delete(tenantId));
+    return tenant;
+  }
+
+  async issue(tenantId: number, issueId: number): Promise<IssueInfo> {
+    const { issue, tags } = await this.catalog.getIssue({ tenantId, issueId });
+    if (!issue) throw new DomainError('NOT_FOUND', 'Issue not found.');
+    return {
+      id: issue.id,
+      tenantId: issue.tenantId,
+      name: issue.name,
+      slug: issue.slug,
+      coverUrl: issue.coverUrl,
+      publishedAt: issue.publishedAt,
+      type: issue.type,
+      description: issue.description,
+      externalId: issue.externalId,
+      numberOfPages: issue.numberOfPages ?? null,
+      lang: issue.lang,
+      author: issue.author,
+      publisher: issue.publisher,
+      tags: { author: tags?.author ?? [], keyword: tags?.keyword ?? [], edition: tags?.edition ?? [] },
+    };
+  }
+
+  async isFavorite(tenantId: number, userId: number, issueId: number): Promise<boolean> {
+    try {
+      return (await this.catalog.getFavorite({ tenantId, userId, issueId })).isFavorite;
+    } catch (error) {
+      this.logger.warn({ err: error, issueId }, 'favorite state unavailable');
+      return false;
+    }
+  }
+
+  async access(tenantId: number, userId: number, issueId: number): Promise<AccessInfo> {
+    const { access } = await this.commerce.getAccess({ tenantId, userId, issueId });
+    const reason = access ? (REASONS[access.reason] ?? null) : null;
+    return {
+      canRead: reason !== null,
+      reason,
+      expiresAt: parseDateTime(access?.expiresAt),
+      free: access?.free ?? false,
+      prices: (access?.prices ?? []).map((price) => ({
+        currency: price.currency,
+        amount: price.amount,
+        discount: price.discount ? { amount: price.discount.amount } : null,
+      })),
+    };
+  }
+
+  close(): void {
+    this.identity.close();
+    this.catalog.close();
+    this.commerce.close();
+  }
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { cfiOfRange, queryWords, renderSnippet, TextIndex, type TextSegment } from './text-index.js';
+import { normalizeTerm, tokenize } from './text.js';
+
+const page = (page: number, text: string, section = 1): TextSegment => ({ page, section, text, pageOffset: 0 });
+
+describe('text normalization', () => {
+  it('when words carry diacritics or case, then their terms are folded', () => {
+    expect(['Café', 'CAFÉ', 'cafe', 'Ca\u0301fe'].map(normalizeTerm)).toEqual(['cafe', 'cafe', 'cafe', 'cafe']);
+    expect(tokenize('El río, ¡amaneció!').map((t) => [t.term, t.start, t.end])).toEqual([
+      ['el', 0, 2],
+      ['rio', 3, 6],
+      ['amanecio', 9, 17],
+    ]);
+  });
+});
+
+describe('text index search', () => {
+  const index = TextIndex.build([
+    page(1, 'The lighthouse keeper climbed the stairs. The keeper lit the lamp.'),
+    page(2, 'A keeper of bees lives far from any lighthouse on the hill.'),
+    page(3, 'Fishing boats return to the harbour; fishing is good this year.'),
+    page(4, 'El café de la Plaza Mayor abre a las siete. Río abajo.'),
+    page(5, 'Nothing relevant here at all, only filler words and more filler.'),
+  ]);
+
+  it('when terms stand close together, then that section ranks above one where they are far apart', () => {
+    const hits = index.search('lighthouse keeper');
+    expect(hits.map((hit) => hit.segment.page)).toEqual([1, 2]);
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+  });
+
+  it('when a term repeats in a section, then it scores higher, with saturation', () => {
+    const hits = index.search('fishing');
+    expect(hits[0]!.segment.page).toBe(3);
+    const single = TextIndex.build([page(1, 'fishing a b c d e f g h'), page(2, 'fishing fishing a b c d e f g'), page(3, 'fishing fishing fishing fishing fishing a b c d')]);
+    const [s3, s2, s1] = single.search('fishing').map((hit) => hit.score);
+    expect(s3! > s2! && s2! > s1!).toBe(true);
+    // Saturation: each further occurrence adds less than the one before.
+    expect((s3! - s2!) / 3).toBeLessThan(s2! - s1!);
+  });
+
+  it('when the query has no diacritics, then accented text still matches, and the other way round', () => {
+    expect(index.search('cafe plaza').map((hit) => hit.segment.page)).toEqual([4]);
+    expect(index.search('RÍO ABAJO')[0]!.segment.page).toBe(4);
+  });
+
+  it('when the last word is unfinished, then it matches as a prefix', () => {
+    expect(index.search('keeper lightho').map((hit) => hit.segment.page)).toEqual([1, 2]);
+    expect(index.search('lightho keeper')).toHaveLength(2);
+    expect(index.search('harbo').map((hit) => hit.segment.page)).toEqual([3]);
+  });
+
+  it('when a preview limit applies, then later pages are not searched', () => {
+    expect(index.search('keeper', { maxPage: 1 }).map((hit) => hit.segment.page)).toEqual([1]);
+  });
+
+  it('when serialized and read back, then it answers the same', () => {
+    const copy = TextIndex.deserialize(index.serialize());
+    expect(copy.search('lighthouse keeper').map((hit) => [hit.segment.page, hit.score])).toEqual(index.search('lighthouse keeper').map((hit) => [hit.segment.page, hit.score]));
+  });
+
+  it('when a snippet is rendered, then matches are marked and the rest is HTML-escaped', () => {
+    const escaped = TextIndex.build([page(1, 'Fish & chips <b>served</b> "daily" by the keeper\'s crew')]);
+    const [hit] = escaped.search('chips served');
+    expect(renderSnippet(hit!, 'mark')).toBe('Fish &amp; <mark>chips</mark> &lt;b&gt;<mark>served</mark>&lt;/b&gt; &quot;daily&quot; by the keeper&#39;s crew');
+    expect(renderSnippet(hit!, 'b')).toContain('<b>chips</b>');
+  });
+
+  it('when the section is long, then the snippet is cut around the match with ellipses', () => {
+    const words = Array.from({ length: 200 }, (_, i) => `word${i}`);
+    words[100] = 'needle';
+    const [hit] = TextIndex.build([page(1, words.join(' '))]).search('needle');
+    const snippet = renderSnippet(hit!, 'mark');
+    expect(snippet.startsWith('…') && snippet.endsWith('…')).toBe(true);
+    expect(snippet).toContain('<mark>needle</mark>');
+    expect(snippet.length).toBeLessThan(260);
+  });
+
+  it('when the query repeats a word in other forms, then query words are deduplicated as typed', () => {
+    expect(queryWords('Café cafe, RÍO')).toEqual(['Café', 'RÍO']);
+  });
+});
+
+describe('EPUB CFI of a match', () => {
+  it('when the match is inside one text node, then the range CFI has the parent path and character offsets', () => {
+    const segment: TextSegment = { page: 1, section: 2, text: 'The keeper climbed', pageOffset: 0, cfi: { doc: '/6/2[chapter-1]', runs: [{ at: 0, path: [4, 4, 1], base: 0 }] } };
+    expect(cfiOfRange(segment, 4, 10)).toBe('epubcfi(/6/2[chapter-1]!/4/4,/1:4,/1:10)');
+  });
+
+  it('when the match spans an inline element, then the common parent is kept', () => {
+    // <p>The <em>keeper</em> climbed</p>: "The " /1, "keeper" /2/1, " climbed" /3
+    const segment: TextSegment = {
+      page: 1,
+      section: 1,
+      text: 'The keeper climbed',
+      pageOffset: 0,
+      cfi: { doc: '/6/2[c]', runs: [{ at: 0, path: [4, 2, 1], base: 0 }, { at: 4, path: [4, 2, 2, 1], base: 0 }, { at: 10, path: [4, 2, 3], base: 0 }] },
+    };
+    expect(cfiOfRange(segment, 4, 10)).toBe('epubcfi(/6/2[c]!/4/2/2,/1:0,/1:6)');
+    expect(cfiOfRange(segment, 0, 18)).toBe('epubcfi(/6/2[c]!/4/2,/1:0,/3:8)');
+  });
+});

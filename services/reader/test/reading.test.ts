@@ -1,0 +1,257 @@
+// Reading positions and their validation, continue reading across tenants,
+// in-issue text search (v2 and v1) with snippets and locations checked against
+// the files themselves, the v1 bulk text records, and account erasure through
+// a real account.deleted event.
+import JSZip from 'jszip';
+import amqp from 'amqplib';
+import { DOMParser } from '@xmldom/xmldom';
+import { createEvent } from '@folio/messaging';
+import { reader } from '@folio/proto';
+import { testInfra, waitFor } from '@folio/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { body, startReaderStack, USERS, type ReaderStack } from './support/stack.js';
+
+let stack: ReaderStack;
+
+beforeAll(async () => {
+  stack = await startReaderStack();
+});
+afterAll(() => stack?.stop());
+
+const save = (userId: number, tenantId: number, issueId: number, lastLocation: unknown) =>
+  stack.client.saveLastLocation({ tenantId, userId, issueId, requestJson: JSON.stringify({ lastLocation }) });
+
+const open = async (userId: number, issueId: number, tenantId = 1, preview = false) =>
+  (await stack.client.createReaderSession({ tenantId, userId, issueId, preview })).readerToken;
+
+const searchV2 = (readerToken: string, search: string, tenantId = 1) =>
+  stack.client.searchIssueText({ readerToken, expectedTenantId: tenantId, search, api: reader.SearchApi.SEARCH_API_V2 });
+
+const searchV1 = (readerToken: string, search: string, issueId: number, tenantId = 1) =>
+  stack.client.searchIssueText({ readerToken, expectedTenantId: tenantId, search, api: reader.SearchApi.SEARCH_API_V1, issueId });
+
+describe('last location', () => {
+  it('when a valid position is saved for each content type, then the same object comes back', async () => {
+    const epub = { chapterHref: 'text/chapter-2.xhtml', cfi: 'epubcfi(/6/4[chapter-2]!/4/4/1:10)' };
+    expect(body(await save(USERS.ana, 1, 1001, epub))).toEqual({ last_location: epub });
+    expect(body(await save(USERS.bruno, 1, 1002, { page: 4 }))).toEqual({ last_location: { page: 4 } });
+    expect(body(await save(USERS.bruno, 1, 1003, { currentSeek: 3.25, currentTrack: 1 }))).toEqual({ last_location: { currentSeek: 3.25, currentTrack: 1 } });
+  });
+
+  it.each([
+    ['EPUB chapter not in the spine', 1001, { chapterHref: 'text/chapter-9.xhtml', cfi: 'epubcfi(/6/2!/4/2)' }, 'lastLocation.chapterHref'],
+    ['EPUB cfi that is not a CFI', 1001, { chapterHref: 'text/chapter-1.xhtml', cfi: 'page 3' }, 'lastLocation.cfi'],
+    ['EPUB with a PDF shape', 1001, { page: 1 }, 'lastLocation.chapterHref'],
+    ['PDF page 0', 1002, { page: 0 }, 'lastLocation.page'],
+    ['PDF page past the end', 1002, { page: 5 }, 'lastLocation.page'],
+    ['PDF page not an integer', 1002, { page: 1.5 }, 'lastLocation.page'],
+    ['PDF page as a string', 1002, { page: '2' }, 'lastLocation.page'],
+    ['audio track past the last', 1003, { currentSeek: 1, currentTrack: 2 }, 'lastLocation.currentTrack'],
+    ['audio negative seek', 1003, { currentSeek: -1, currentTrack: 0 }, 'lastLocation.currentSeek'],
+    ['audio seek past the duration', 1003, { currentSeek: 600, currentTrack: 0 }, 'lastLocation.currentSeek'],
+    ['audio without a track', 1003, { currentSeek: 1 }, 'lastLocation.currentTrack'],
+    ['no lastLocation', 1002, null, 'lastLocation'],
+  ])('when the position is invalid (%s), then INVALID_ARGUMENT names the field', async (_case, issueId, location, field) => {
+    const error = await save(USERS.bruno, 1, issueId, location).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(Object.keys((error as { details: { fieldErrors: object } }).details.fieldErrors)).toContain(field);
+  });
+
+  it('when the issue is physical or unknown, then 422 or 404', async () => {
+    await expect(save(USERS.ana, 1, 1005, { page: 1 })).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', details: { httpStatus: 422 } });
+    await expect(save(USERS.ana, 1, 424242, { page: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('when a position is saved twice, then the last write wins', async () => {
+    await save(USERS.carla, 3, 3001, { chapterHref: 'text/chapter-1.xhtml', cfi: 'epubcfi(/6/2!/4/2/1:0)' });
+    await save(USERS.carla, 3, 3001, { chapterHref: 'text/chapter-2.xhtml', cfi: 'epubcfi(/6/4!/4/4/1:5)' });
+    const settings = body(await stack.client.getReaderSettings({ tenantId: 3, userId: USERS.carla, issueId: 3001 }));
+    expect(settings.issue.user.last_location).toEqual({ chapterHref: 'text/chapter-2.xhtml', cfi: 'epubcfi(/6/4!/4/4/1:5)' });
+    const listed = await stack.client.listContinueReading({ userId: USERS.carla, tenantIds: [3], page: 1, perPage: 6 });
+    expect(listed.total).toBe(1);
+  });
+});
+
+describe('continue reading', () => {
+  it('when fabio reads in two tenants, then positions come most recent first across them, paged', async () => {
+    await save(USERS.fabio, 6, 6001, { page: 1 });
+    await save(USERS.fabio, 4, 4001, { chapterHref: 'text/chapter-1.xhtml', cfi: 'epubcfi(/6/2!/4/4/1:3)' });
+    await save(USERS.fabio, 6, 6001, { page: 2 }); // read again: moves to the front
+    await save(USERS.fabio, 1, 1003, { currentSeek: 1, currentTrack: 0 });
+
+    const all = await stack.client.listContinueReading({ userId: USERS.fabio, tenantIds: [6, 4], page: 1, perPage: 6 });
+    expect(all.positions.map((p) => [p.tenantId, p.issueId])).toEqual([
+      [6, 6001],
+      [4, 4001],
+    ]);
+    expect(all.total).toBe(2);
+    expect(Date.parse(all.positions[0]!.readAt)).toBeGreaterThanOrEqual(Date.parse(all.positions[1]!.readAt));
+
+    const second = await stack.client.listContinueReading({ userId: USERS.fabio, tenantIds: [6, 4, 1], page: 2, perPage: 2 });
+    expect(second.positions.map((p) => p.issueId)).toEqual([4001]);
+    expect(second.total).toBe(3);
+    expect((await stack.client.listContinueReading({ userId: USERS.fabio, tenantIds: [], page: 1, perPage: 6 })).positions).toEqual([]);
+  });
+});
+
+/** Resolves a range CFI of the form produced by reader against the EPUB and returns the characters it spans. */
+async function textAtCfi(epubData: Buffer, cfi: string): Promise<{ chapter: string; text: string }> {
+  const match = /^epubcfi\(\/6\/(\d+)\[([^\]]+)\]!((?:\/\d+)*),((?:\/\d+)*):(\d+),((?:\/\d+)*):(\d+)\)$/.exec(cfi);
+  if (!match) throw new Error(`unexpected CFI form ${cfi}`);
+  const [, , idref, parent, startPath, startOffset, endPath, endOffset] = match;
+  const zip = await JSZip.loadAsync(epubData);
+  const opf = await zip.file('OEBPS/package.opf')!.async('string');
+  const href = new RegExp(`id="${idref}" href="([^"]+)"`).exec(opf)![1]!;
+  const document = new DOMParser().parseFromString(await zip.file(`OEBPS/${href}`)!.async('string'), 'application/xhtml+xml');
+  const step = (node: any, index: number) => {
+    // Even: the (index/2)-th element child; odd: the text between elements.
+    const kids = Array.from(node.childNodes as ArrayLike<any>);
+    let elements = 0;
+    for (const kid of kids) {
+      if (kid.nodeType === 1) {
+        elements += 1;
+        if (index === elements * 2) return kid;
+      } else if (kid.nodeType === 3 && index === elements * 2 + 1) return kid;
+    }
+    throw new Error(`no step ${index}`);
+  };
+  const walk = (path: string, from: any) => path.split('/').filter(Boolean).map(Number).reduce(step, from);
+  const parentNode = walk(parent!, document.documentElement);
+  const startNode = walk(startPath!, parentNode);
+  const endNode = walk(endPath!, parentNode);
+  expect(startNode).toBe(endNode);
+  return { chapter: href, text: (startNode.data as string).slice(Number(startOffset), Number(endOffset)) };
+}
+
+describe('in-issue text search', () => {
+  it('when an EPUB is searched (v2), then hits are ranked, marked, and their CFI points at the matched words', async () => {
+    const token = await open(USERS.ana, 1001);
+    const hits = (await searchV2(token, 'Atlas')).hits;
+    expect(hits.length).toBeGreaterThanOrEqual(3);
+    expect(hits.length).toBeLessThanOrEqual(50);
+    // The chapter titled after the atlas and the chapter about it rank above a passing mention.
+    expect(hits[0]!.snippet).toContain('<mark>Atlas</mark>');
+    for (const hit of hits) {
+      expect(hit.queryWords).toEqual(['Atlas']);
+      expect(hit.snippet).toMatch(/<mark>atlas<\/mark>/i);
+    }
+    const session = body(await stack.client.createReaderSession({ tenantId: 1, userId: USERS.ana, issueId: 1001, preview: false }));
+    const epub = Buffer.from(await (await fetch(session.file_url)).arrayBuffer());
+    for (const hit of hits) {
+      const { text } = await textAtCfi(epub, hit.location);
+      expect(text.toLowerCase()).toBe('atlas');
+    }
+    const phrase = (await searchV2(token, 'fishing boats returning')).hits;
+    const found = await textAtCfi(epub, phrase[0]!.location);
+    expect(found).toEqual({ chapter: 'text/chapter-1.xhtml', text: 'fishing boats returning' });
+    expect(phrase[0]!.snippet).toContain('the <mark>fishing</mark> <mark>boats</mark> <mark>returning</mark>, the gulls');
+  });
+
+  it('when the query lacks the accents of the text, then it still matches (diacritic-insensitive), v1 with <b>', async () => {
+    const token = await open(USERS.ana, 2001, 2);
+    const hits = (await searchV2(token, 'fabrica rio', 2)).hits;
+    expect(hits[0]!.snippet).toContain('<mark>fábrica</mark>');
+    expect(hits[0]!.snippet).toContain('<mark>río</mark>');
+    expect(hits[0]!.location).toMatch(/^epubcfi\(\/6\/4\[chapter-2\]!/);
+    const v1 = (await searchV1(token, 'cafe esquina', 2001, 2)).hits;
+    expect(v1[0]).toEqual({ location: 'page_2_section_2', snippet: expect.stringContaining('<b>café</b>'), queryWords: ['cafe', 'esquina'] });
+    expect(v1[0]!.snippet).not.toContain('<mark>');
+  });
+
+  it('when a PDF is searched, then v2 gives page:<n>,offset:<n> into the page text and v1 page_<n>_section_<n>', async () => {
+    const token = await open(USERS.ana, 2002, 2);
+    const hits = (await searchV2(token, 'tren Bahía', 2)).hits;
+    expect(hits).toHaveLength(1);
+    const [, page, offset] = /^page:(\d+),offset:(\d+)$/.exec(hits[0]!.location)!;
+    expect(page).toBe('2');
+    const records = (await stack.client.listIssueTextContent({ storeTenantId: 2, issueId: 2002, page: 2 })).records;
+    expect(records).toEqual([{ id: expect.any(Number), issueId: 2002, page: 2, section: 1, location: 'page_2_section_1', text: expect.stringContaining('Bahía Blanca') }]);
+    expect(records[0]!.text.slice(Number(offset), Number(offset) + 'tren de Bahía'.length)).toBe('tren de Bahía');
+    expect(hits[0]!.snippet).toContain('<mark>tren</mark> de <mark>Bahía</mark>');
+
+    const v1 = (await searchV1(token, 'lentejas', 2002, 2)).hits;
+    expect(v1).toEqual([{ location: 'page_3_section_1', snippet: expect.stringContaining('<b>lentejas</b>'), queryWords: ['lentejas'] }]);
+  });
+
+  it('when the last word is cut short, then it matches as a prefix', async () => {
+    const token = await open(USERS.bruno, 1007);
+    const hits = (await searchV2(token, 'public libr')).hits;
+    expect(hits[0]!.location).toMatch(/^page:1,offset:\d+$/);
+    expect(hits[0]!.snippet).toContain('<mark>public</mark> <mark>library</mark>');
+  });
+
+  it('when the session is a preview, then only the preview pages are searched', async () => {
+    const token = await open(USERS.bruno, 1002, 1, true);
+    expect((await searchV2(token, 'sailmaker')).hits).toEqual([]);
+    expect((await searchV2(token, 'ferry terminal')).hits).toHaveLength(1);
+  });
+
+  it('when search is shorter than 4 or longer than 128 characters, then INVALID_ARGUMENT on search', async () => {
+    const token = await open(USERS.bruno, 1007);
+    await expect(searchV2(token, 'abc')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { fieldErrors: { search: expect.any(Array) } } });
+    await expect(searchV2(token, 'x'.repeat(129))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(searchV1(token, 'abc', 1007)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect((await searchV2(token, 'x'.repeat(128))).hits).toEqual([]);
+  });
+
+  it('when the reader-token is corrupt or for another tenant, then PERMISSION_DENIED', async () => {
+    const token = await open(USERS.bruno, 1007);
+    await expect(searchV2(`${token}x`, 'harbor')).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await expect(searchV2('', 'harbor')).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await expect(searchV2(token, 'harbor', 2)).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+  });
+
+  it('when v1 names an issue of another tenant or one the user cannot read, then 403; an issue without text is 404', async () => {
+    const token = await open(USERS.bruno, 1007);
+    await expect(searchV1(token, 'cuerda azul', 2001)).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await expect(searchV1(token, 'sailmaker', 1002)).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await expect(searchV1(token, 'ferry', 1003)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const audio = await open(USERS.bruno, 1003);
+    await expect(searchV2(audio, 'ferry crossing')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await searchV1(token, 'interview', 1007)).hits[0]!.location).toBe('page_2_section_1');
+  });
+
+  it('when the bulk text of a page is asked at another store, or of an issue without text, then NOT_FOUND', async () => {
+    await expect(stack.client.listIssueTextContent({ storeTenantId: 1, issueId: 2002, page: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(stack.client.listIssueTextContent({ storeTenantId: 1, issueId: 1003, page: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const chapter = (await stack.client.listIssueTextContent({ storeTenantId: 1, issueId: 1001, page: 2 })).records;
+    expect(chapter.map((r) => [r.page, r.section, r.location])).toEqual([
+      [2, 1, 'page_2_section_1'],
+      [2, 2, 'page_2_section_2'],
+    ]);
+    expect(chapter[0]!.text).toBe('Chapter 2: The Atlas');
+  });
+});
+
+describe('account deletion', () => {
+  it('when account.deleted arrives, then the user’s sessions, settings and positions are erased and her reader-tokens stop working', async () => {
+    const userId = USERS.elena;
+    const token = await open(userId, 1003);
+    await save(userId, 1, 1003, { currentSeek: 2, currentTrack: 0 });
+    await stack.client.updateUserReaderSettings({ userId, requestJson: JSON.stringify({ userReaderSettings: { theme: 'dark', epub: { zoom: null, layout: null }, pdf: { layout: null } } }) });
+    const others = await open(USERS.bruno, 1003);
+
+    const connection = await amqp.connect(testInfra().amqpUrl);
+    try {
+      const channel = await connection.createConfirmChannel();
+      const event = createEvent('account.deleted', { user_id: userId, email: 'elena@example.com' });
+      channel.publish(stack.identityExchange, 'account.deleted', Buffer.from(JSON.stringify(event)), { persistent: true, contentType: 'application/json' });
+      await channel.waitForConfirms();
+      await channel.close();
+    } finally {
+      await connection.close();
+    }
+
+    await waitFor(async () => ((await stack.client.listContinueReading({ userId, tenantIds: [1], page: 1, perPage: 6 })).total === 0 ? true : undefined), {
+      timeoutMs: 10_000,
+      what: 'positions erased',
+    });
+    await expect(stack.client.verifyReaderToken({ readerToken: token })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    const settings = body(await stack.client.getReaderSettings({ tenantId: 1, userId, issueId: 1003 }));
+    expect(settings.settings.user).toEqual({ pdf: { layout: null }, epub: { zoom: null, layout: null }, theme: null });
+    expect(settings.issue.user.last_location).toBeNull();
+    expect(await stack.db.collection('reader_sessions').countDocuments({ user_id: userId })).toBe(0);
+    // Other users keep theirs.
+    expect((await stack.client.verifyReaderToken({ readerToken: others })).context?.userId).toBe(USERS.bruno);
+  });
+});

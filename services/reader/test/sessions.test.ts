@@ -1,0 +1,399 @@
+// Reader sessions by content type, previews, resume and reader-token checks,
+// the v1 settings-token exchange, reader settings, downloads, and the media
+// server that serves the returned URLs.
+import { EPub } from 'epub2';
+import { parseBuffer } from 'music-metadata';
+import { checkHealth } from '@folio/grpc';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_NAME } from '../src/app.js';
+import { MediaUrls } from '../src/media/signing.js';
+import { body, startReaderStack, USERS, type ReaderStack } from './support/stack.js';
+
+let stack: ReaderStack;
+// Signed URLs live 10 years here, so the end of a grant (2031) is what limits them.
+const TEN_YEARS = String(10 * 365 * 24 * 3600);
+
+beforeAll(async () => {
+  stack = await startReaderStack({ overrides: { MEDIA_URL_TTL_SECONDS: TEN_YEARS } });
+});
+afterAll(() => stack?.stop());
+
+const open = (userId: number, issueId: number, tenantId = 1, extra: { preview?: boolean; resumeReaderToken?: string } = {}) =>
+  stack.client.createReaderSession({ tenantId, userId, issueId, preview: extra.preview ?? false, resumeReaderToken: extra.resumeReaderToken });
+
+async function fetchBuffer(url: string, init?: RequestInit): Promise<{ status: number; headers: Headers; data: Buffer }> {
+  const response = await fetch(url, init);
+  return { status: response.status, headers: response.headers, data: Buffer.from(await response.arrayBuffer()) };
+}
+
+/** Opens an EPUB with the epub2 library (an independent parser) and returns its chapters' ids and text. */
+async function parseEpub(data: Buffer): Promise<{ flow: { id: string; href: string }[]; text: string[] }> {
+  const { writeFile, mkdtemp } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const path = join(await mkdtemp(join(tmpdir(), 'epub-')), 'book.epub');
+  await writeFile(path, data);
+  const book = await EPub.createAsync(path);
+  const flow = book.flow.map((chapter: { id?: string; href?: string }) => ({ id: chapter.id!, href: chapter.href! }));
+  const text = await Promise.all(flow.map(async (chapter: { id: string }) => (await book.getChapterAsync(chapter.id)).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()));
+  return { flow, text };
+}
+
+describe('service', () => {
+  it('when started, then it reports SERVING over grpc.health.v1', async () => {
+    expect(await checkHealth(`127.0.0.1:${stack.service.grpcPort}`, SERVICE_NAME)).toBe(true);
+  });
+});
+
+describe('reader session by content type', () => {
+  it('when ana opens her purchased EPUB, then the response has file_url, spine and total_words and the other keys null', async () => {
+    const response = await open(USERS.ana, 1001);
+    const session = body(response);
+    expect(Object.keys(session)).toEqual(['token', 'cover', 'table_of_contents', 'custom_preview', 'file_url', 'files_urls', 'files_info', 'articles', 'spine', 'total_words', 'tracks']);
+    expect(session.token).toBe(response.readerToken);
+    expect(session).toMatchObject({ custom_preview: false, files_urls: null, files_info: null, articles: null, tracks: null });
+    expect(session.spine).toEqual([
+      { href: 'text/chapter-1.xhtml', idref: 'chapter-1' },
+      { href: 'text/chapter-2.xhtml', idref: 'chapter-2' },
+      { href: 'text/chapter-3.xhtml', idref: 'chapter-3' },
+    ]);
+    expect(session.table_of_contents).toEqual([
+      { title: 'Chapter 1: The Lamp', href: 'text/chapter-1.xhtml' },
+      { title: 'Chapter 2: The Atlas', href: 'text/chapter-2.xhtml' },
+      { title: 'Chapter 3: The Compass', href: 'text/chapter-3.xhtml' },
+    ]);
+    expect(session.total_words).toBeGreaterThan(200);
+
+    const file = await fetchBuffer(session.file_url);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('application/epub+zip');
+    const epub = await parseEpub(file.data);
+    expect(epub.flow.map((c) => c.id)).toEqual(['chapter-1', 'chapter-2', 'chapter-3']);
+    expect(epub.text[0]).toContain('The keeper climbed the spiral stairs at dusk');
+
+    const cover = await fetchBuffer(session.cover);
+    expect(cover.status).toBe(200);
+    expect(cover.headers.get('content-type')).toBe('image/svg+xml');
+    expect(cover.data.toString()).toContain('Lighthouse Keeper');
+  });
+
+  it('when bruno opens the PDF he was given, then files_urls, files_info, articles and a {title, page} contents are set', async () => {
+    const session = body(await open(USERS.bruno, 1007));
+    expect(session).toMatchObject({ file_url: null, spine: null, total_words: null, tracks: null, articles: [], custom_preview: false });
+    expect(session.files_urls).toHaveLength(2);
+    expect(session.files_info).toEqual([
+      { width: 600, height: expect.any(Number) },
+      { width: 600, height: expect.any(Number) },
+    ]);
+    expect(session.files_info[0].height).toBeGreaterThan(800);
+    expect(session.table_of_contents).toEqual([
+      { title: 'Harbor Monthly, March issue', page: 1 },
+      { title: 'Interview', page: 2 },
+    ]);
+    const page = await fetchBuffer(session.files_urls[1]);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('image/png');
+    expect(page.data.readUInt32BE(16)).toBe(600);
+  });
+
+  it('when an audiobook is opened, then tracks carry title, url and whole-second durations read from the files', async () => {
+    const session = body(await open(USERS.bruno, 1003));
+    expect(session).toMatchObject({ file_url: null, files_urls: null, files_info: null, articles: null, spine: null, total_words: null });
+    expect(session.tracks.map((t: { title: string }) => t.title)).toEqual(['Track one: the harbour at dawn', 'Track two: the night ferry']);
+    for (const track of session.tracks) {
+      expect(Number.isInteger(track.duration)).toBe(true);
+      const file = await fetchBuffer(track.url);
+      expect(file.headers.get('content-type')).toBe('audio/mpeg');
+      const metadata = await parseBuffer(file.data, { mimeType: 'audio/mpeg' }, { duration: true });
+      expect(Math.round(metadata.format.duration!)).toBe(track.duration);
+      expect(track.duration).toBeGreaterThan(2);
+    }
+  });
+});
+
+describe('access and reader-tokens', () => {
+  it('when the user has no access, or the grant was revoked, then it is PERMISSION_DENIED', async () => {
+    await expect(open(USERS.bruno, 1002)).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await expect(open(USERS.ana, 1006)).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+  });
+
+  it('when the issue is physical, then there is nothing to read (422)', async () => {
+    await expect(open(USERS.ana, 1005)).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', details: { httpStatus: 422 } });
+  });
+
+  it('when the issue is not in the tenant, then it is NOT_FOUND', async () => {
+    await expect(open(USERS.ana, 2001, 1)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('when a reader-token is sent to resume, then the same session and token come back; a foreign or corrupt one is refused', async () => {
+    const first = await open(USERS.ana, 1001);
+    const again = await open(USERS.ana, 1001, 1, { resumeReaderToken: first.readerToken });
+    expect(again.sessionId).toBe(first.sessionId);
+    expect(body(again).token).toBe(first.readerToken);
+
+    const brunos = await open(USERS.bruno, 1001);
+    await expect(open(USERS.ana, 1001, 1, { resumeReaderToken: brunos.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await expect(open(USERS.ana, 1009, 1, { resumeReaderToken: first.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    const corrupt = first.readerToken.slice(0, -6) + (first.readerToken.endsWith('AAAAAA') ? 'BBBBBB' : 'AAAAAA');
+    await expect(open(USERS.ana, 1001, 1, { resumeReaderToken: corrupt })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await expect(open(USERS.ana, 1001, 1, { resumeReaderToken: 'not-a-token' })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+  });
+
+  it('when a reader-token is verified, then its context comes back; another tenant, garbage or a deleted session is PERMISSION_DENIED', async () => {
+    const opened = await open(USERS.ana, 2001, 2);
+    const { context } = await stack.client.verifyReaderToken({ readerToken: opened.readerToken, expectedTenantId: 2 });
+    expect(context).toEqual({ sessionId: String(opened.sessionId), tenantId: 2, userId: USERS.ana, issueId: 2001, preview: false });
+    expect((await stack.client.verifyReaderToken({ readerToken: opened.readerToken })).context?.issueId).toBe(2001);
+    await expect(stack.client.verifyReaderToken({ readerToken: opened.readerToken, expectedTenantId: 1 })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await expect(stack.client.verifyReaderToken({ readerToken: '' })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await expect(stack.client.verifyReaderToken({ readerToken: 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..x.y.z' })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await stack.client.deleteReaderSession({ storeTenantId: 2, sessionId: opened.sessionId });
+    await expect(stack.client.verifyReaderToken({ readerToken: opened.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+  });
+});
+
+describe('preview sessions', () => {
+  it('when a user without access asks a PDF preview, then only the first ceil(pages x 10%) pages come', async () => {
+    const session = body(await open(USERS.bruno, 1002, 1, { preview: true }));
+    expect(session.custom_preview).toBe(true);
+    expect(session.files_urls).toHaveLength(1);
+    expect(session.files_info).toHaveLength(1);
+    expect(session.table_of_contents.every((entry: { page: number }) => entry.page === 1)).toBe(true);
+  });
+
+  it('when an EPUB preview is opened, then spine, words and the served file hold only the preview chapters', async () => {
+    const session = body(await open(USERS.bruno, 2001, 2, { preview: true }));
+    expect(session.custom_preview).toBe(true);
+    expect(session.spine).toEqual([{ href: 'text/chapter-1.xhtml', idref: 'chapter-1' }]);
+    expect(session.table_of_contents).toEqual([{ title: 'Capítulo 1', href: 'text/chapter-1.xhtml' }]);
+    const full = body(await open(USERS.ana, 2001, 2));
+    expect(session.total_words).toBeLessThan(full.total_words);
+    const epub = await parseEpub((await fetchBuffer(session.file_url)).data);
+    expect(epub.flow.map((c) => c.id)).toEqual(['chapter-1']);
+    expect(epub.text.join(' ')).not.toContain('Julieta');
+  });
+});
+
+describe('v1 sessions: settings token exchange', () => {
+  it('when the settings token is exchanged at the store, then a session with its id comes back and can be read and deleted', async () => {
+    const settings = body((await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 })) as { bodyJson: string });
+    const exchanged = await stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings.token, reader: 'web', engineHost: 'proxied' });
+    const session = body(exchanged);
+    expect(session.id).toBe(exchanged.sessionId);
+    expect(session.token).toBe(exchanged.readerToken);
+    expect(session.spine).toHaveLength(3);
+    expect((await stack.client.verifyReaderToken({ readerToken: exchanged.readerToken, expectedTenantId: 1 })).context?.userId).toBe(USERS.ana);
+
+    const stored = body(await stack.client.getReaderSession({ storeTenantId: 1, sessionId: exchanged.sessionId }));
+    expect(stored).toMatchObject({ id: exchanged.sessionId, tenant_id: 1, user_id: USERS.ana, issue_id: 1001, preview: false, api: 'v1', reader: 'web', engine_host: 'proxied', token: null, file_url: session.file_url, spine: session.spine });
+    expect(Date.parse(stored.created_at)).toBeGreaterThan(Date.now() - 60_000);
+    await expect(stack.client.getReaderSession({ storeTenantId: 2, sessionId: exchanged.sessionId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+
+    const deleted = body(await stack.client.deleteReaderSession({ storeTenantId: 1, sessionId: exchanged.sessionId }));
+    expect(deleted.id).toBe(exchanged.sessionId);
+    await expect(stack.client.getReaderSession({ storeTenantId: 1, sessionId: exchanged.sessionId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(stack.client.deleteReaderSession({ storeTenantId: 1, sessionId: exchanged.sessionId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(stack.client.verifyReaderToken({ readerToken: exchanged.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+  });
+
+  it('when the store is another tenant, or the token is a reader-token or garbage, then the exchange is PERMISSION_DENIED', async () => {
+    const settings = body(await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 }));
+    await expect(stack.client.exchangeSessionToken({ storeTenantId: 2, token: settings.token })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    const readerToken = (await open(USERS.ana, 1001)).readerToken;
+    await expect(stack.client.exchangeSessionToken({ storeTenantId: 1, token: readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await expect(stack.client.exchangeSessionToken({ storeTenantId: 1, token: 'garbage' })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+  });
+
+  it('when the user has no access, then the settings say preview and the exchange opens a preview session', async () => {
+    const settings = body(await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.bruno, issueId: 1002 }));
+    expect(settings.settings.tenant.preview).toBe(true);
+    const session = body(await stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings.token }));
+    expect(session.custom_preview).toBe(true);
+    expect(session.files_urls).toHaveLength(1);
+  });
+});
+
+describe('reader settings', () => {
+  it('when settings are read, then every field of the spec is there with tenant defaults and empty user settings', async () => {
+    const settings = body(await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.bruno, issueId: 1001, lang: 'es', location: 'epubcfi(/6/2!/4/2)' }));
+    expect(Object.keys(settings)).toEqual(['token', 'tracker_track_token', 'features', 'settings', 'issue', 'engine_url', 'engine_url_proxied']);
+    expect(typeof settings.token).toBe('string');
+    expect(settings.tracker_track_token).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    expect(settings.features).toEqual({ tts: true, search: true, concurrency_limit: false, chinese_voice: false });
+    expect(settings.settings.tenant).toEqual({
+      lang: 'es',
+      reader_token_session_url: 'http://northwind.localhost:8080/api/v1/sessions',
+      exit_url: 'https://northwind.localhost/library',
+      reader: { pdf: { layout: 'single' }, tts: true, theme: 'light', extras: [], customStyles: null },
+      preview: false,
+    });
+    expect(settings.settings.user).toEqual({ pdf: { layout: null }, epub: { zoom: null, layout: null }, theme: null });
+    expect(settings.issue).toEqual({
+      name: "The Lighthouse Keeper's Atlas",
+      description: 'A lighthouse keeper inherits an atlas of coastlines that do not exist.',
+      file_type: 'epub',
+      tags: { author: ['Mara Ellison'], keyword: ['lighthouse', 'atlas', 'sea'], edition: ['first'] },
+      issue_url: 'http://northwind.localhost:8080/issues/1001',
+      issue_full_url: 'http://northwind.localhost:8080/issues/1001/the-lighthouse-keepers-atlas',
+      issue_tenant_id: 1,
+      publication_date: '2026-03-02 09:00:00',
+      user: { issue_is_favorite: false, last_location: null },
+      twitter_user: 'northwindreader',
+    });
+    expect(settings.engine_url).toContain('issue_id=1001');
+    expect(settings.engine_url).toContain('lang=es');
+    expect(new URL(settings.engine_url_proxied).searchParams.get('location')).toBe('epubcfi(/6/2!/4/2)');
+  });
+
+  it('when the user saved settings, a position and a favorite, then the settings response shows them', async () => {
+    const saved = { userReaderSettings: { theme: 'dark', epub: { zoom: 120, layout: 'scroll' }, pdf: { layout: 'double' } } };
+    expect(body(await stack.client.updateUserReaderSettings({ userId: USERS.dario, requestJson: JSON.stringify(saved) }))).toEqual({ user_reader_settings: saved.userReaderSettings });
+    await stack.client.saveLastLocation({ tenantId: 6, userId: USERS.dario, issueId: 6001, requestJson: JSON.stringify({ lastLocation: { page: 2 } }) });
+    stack.peers.favorites.add(`${USERS.dario}:6001`);
+    const settings = body(await stack.client.getReaderSettings({ tenantId: 6, userId: USERS.dario, issueId: 6001 }));
+    expect(settings.settings.user).toEqual({ pdf: { layout: 'double' }, epub: { zoom: 120, layout: 'scroll' }, theme: 'dark' });
+    expect(settings.issue.user).toEqual({ issue_is_favorite: true, last_location: { page: 2 } });
+    expect(settings.issue.file_type).toBe('pdf');
+  });
+
+  it('when user settings miss a key or have a wrong type, then INVALID_ARGUMENT names the fields', async () => {
+    const update = (value: unknown) => stack.client.updateUserReaderSettings({ userId: USERS.dario, requestJson: JSON.stringify(value) });
+    await expect(update({ userReaderSettings: { theme: 'dark', epub: { zoom: 1, layout: null } } })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { fieldErrors: { 'userReaderSettings.pdf': ['is required'] } },
+    });
+    await expect(update({ userReaderSettings: { theme: 3, epub: { zoom: 'big', layout: null }, pdf: { layout: 'triple' } } })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { fieldErrors: { 'userReaderSettings.theme': expect.any(Array), 'userReaderSettings.epub.zoom': expect.any(Array), 'userReaderSettings.pdf.layout': expect.any(Array) } },
+    });
+    await expect(update({})).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(stack.client.updateUserReaderSettings({ userId: 1, requestJson: '{not json' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    const nulls = { userReaderSettings: { theme: null, epub: { zoom: null, layout: null }, pdf: { layout: null } } };
+    expect(body(await update(nulls))).toEqual({ user_reader_settings: nulls.userReaderSettings });
+  });
+
+  it('when a reader-token of another user is sent with the settings request, then it is PERMISSION_DENIED', async () => {
+    const anas = await open(USERS.ana, 1001);
+    await expect(stack.client.getReaderSettings({ tenantId: 1, userId: USERS.bruno, issueId: 1001, readerToken: anas.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    const mine = body(await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001, readerToken: anas.readerToken }));
+    // The exchange resumes the session the reader-token belongs to.
+    expect((await stack.client.exchangeSessionToken({ storeTenantId: 1, token: mine.token })).sessionId).toBe(anas.sessionId);
+  });
+});
+
+describe('download record', () => {
+  it("when ana downloads her gift, then every field is there and URLs expire with the grant (2031-06-30 23:59:59)", async () => {
+    const record = body(await stack.client.getDownload({ tenantId: 1, userId: USERS.ana, issueId: 1009 }));
+    expect(Object.keys(record).sort()).toEqual(
+      [
+        'id', 'name', 'description', 'slug', 'published_at', 'table_of_contents', 'user_can_read', 'file_type', 'reader_url', 'cover', 'thumbnail', 'url',
+        'file_url', 'packed_file_url', 'tracks', 'files_urls', 'articles', 'payment_links', 'prices', 'author', 'pages', 'number_of_pages', 'external_id',
+        'private_material', 'access_expires_at', 'require_login', 'free',
+      ].sort(),
+    );
+    expect(record).toMatchObject({
+      id: 1009,
+      name: 'Night Ferry',
+      slug: expect.any(String),
+      user_can_read: true,
+      file_type: 'epub',
+      tracks: null,
+      files_urls: null,
+      articles: [],
+      payment_links: null,
+      prices: { USD: 3.99 },
+      author: expect.any(String),
+      pages: null,
+      number_of_pages: 60,
+      private_material: null,
+      access_expires_at: '2031-06-30 23:59:59',
+      require_login: 1,
+      free: false,
+      published_at: { timestamp: expect.any(Number), date: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), timezone: 'UTC' },
+    });
+    expect(record.table_of_contents).toEqual([
+      { title: 'Departure', href: 'text/chapter-1.xhtml' },
+      { title: 'Arrival', href: 'text/chapter-2.xhtml' },
+    ]);
+    const grantEnd = Date.parse('2031-06-30T23:59:59Z') / 1000;
+    for (const url of [record.file_url, record.packed_file_url]) expect(Number(new URL(url).searchParams.get('exp'))).toBe(grantEnd);
+    expect((await fetchBuffer(record.packed_file_url)).status).toBe(200);
+    expect((await fetchBuffer(record.thumbnail)).status).toBe(200);
+  });
+
+  it('when a PDF or an audiobook is downloaded, then files_urls or tracks hold the files', async () => {
+    const pdf = body(await stack.client.getDownload({ tenantId: 1, userId: USERS.bruno, issueId: 1007 }));
+    expect(pdf).toMatchObject({ file_type: 'pdf', file_url: null, packed_file_url: null, tracks: null, number_of_pages: 2, access_expires_at: null, prices: {} });
+    expect(pdf.files_urls).toHaveLength(2);
+    const audio = body(await stack.client.getDownload({ tenantId: 1, userId: USERS.bruno, issueId: 1003 }));
+    expect(audio).toMatchObject({ file_type: 'audio', file_url: null, files_urls: null, number_of_pages: null, free: true, require_login: 0 });
+    expect(audio.tracks).toHaveLength(2);
+    expect(audio.tracks[0]).toEqual({ title: 'Track one: the harbour at dawn', url: expect.stringContaining('/tracks/01.mp3?exp='), duration: expect.any(Number) });
+  });
+
+  it('when the user has no access, then the download is PERMISSION_DENIED', async () => {
+    await expect(stack.client.getDownload({ tenantId: 1, userId: USERS.bruno, issueId: 1002 })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+  });
+});
+
+describe('media server', () => {
+  const urls = () => new MediaUrls(stack.config.MEDIA_PUBLIC_BASE_URL, stack.config.MEDIA_SIGNING_KEY, 60);
+
+  it('when a signature is missing, tampered, for another file or expired, then it answers 403', async () => {
+    const session = body(await open(USERS.bruno, 1003));
+    const url = new URL(session.tracks[0].url);
+    const bare = `${url.origin}${url.pathname}`;
+    expect((await fetch(bare)).status).toBe(403);
+    expect((await fetch(`${bare}?exp=${url.searchParams.get('exp')}&sig=${'A'.repeat(43)}`)).status).toBe(403);
+    expect((await fetch(url.toString().replace('/tracks/01.mp3', '/tracks/02.mp3'))).status).toBe(403);
+    const key = '1/1003/tracks/01.mp3';
+    const past = Math.floor(Date.now() / 1000) - 10;
+    const expired = await fetch(`${stack.config.MEDIA_PUBLIC_BASE_URL}/${key}?exp=${past}&sig=${urls().signature(key, past)}`);
+    expect(expired.status).toBe(403);
+    expect(await expired.json()).toEqual({ message: 'This link has expired.' });
+  });
+
+  it('when a signed file does not exist, then 404; covers need no signature', async () => {
+    expect((await fetch(urls().signed('1/1003/tracks/09.mp3'))).status).toBe(404);
+    expect((await fetch(`${stack.config.MEDIA_PUBLIC_BASE_URL}/1/1001/cover.svg`)).status).toBe(200);
+    const byId = await fetch(`${stack.config.MEDIA_PUBLIC_BASE_URL}/covers/1001.svg`);
+    expect(byId.status).toBe(200);
+    expect(byId.headers.get('content-type')).toBe('image/svg+xml');
+    expect((await fetch(`${stack.config.MEDIA_PUBLIC_BASE_URL}/covers/999999.svg`)).status).toBe(404);
+    expect((await fetch(`${stack.config.MEDIA_PUBLIC_BASE_URL}/_index/1/1001/x.json.gz`)).status).toBe(404);
+  });
+
+  it('when a range is asked, then 206 with Content-Range; a suffix range works; an impossible one is 416', async () => {
+    const url = urls().signed('1/1003/tracks/01.mp3');
+    const whole = await fetchBuffer(url);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    const size = whole.data.length;
+
+    const part = await fetchBuffer(url, { headers: { Range: 'bytes=100-199' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 100-199/${size}`);
+    expect(part.data).toEqual(whole.data.subarray(100, 200));
+
+    const tail = await fetchBuffer(url, { headers: { Range: 'bytes=-50' } });
+    expect(tail.status).toBe(206);
+    expect(tail.data).toEqual(whole.data.subarray(size - 50));
+
+    const open = await fetchBuffer(url, { headers: { Range: `bytes=${size - 10}-` } });
+    expect(open.headers.get('content-range')).toBe(`bytes ${size - 10}-${size - 1}/${size}`);
+
+    const beyond = await fetch(url, { headers: { Range: `bytes=${size + 10}-` } });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${size}`);
+
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(size));
+    expect((await fetch(url, { headers: { 'If-None-Match': head.headers.get('etag')! } })).status).toBe(304);
+
+    const epub = urls().signed('1/1001/book.epub');
+    const epubPart = await fetch(epub, { headers: { Range: 'bytes=0-57' } });
+    expect(epubPart.status).toBe(206);
+    expect(Buffer.from(await epubPart.arrayBuffer()).subarray(30, 58).toString()).toBe('mimetypeapplication/epub+zip');
+  });
+});

@@ -1,0 +1,175 @@
+// Component-test harness: the real reader service (gRPC on port 0, its media
+// server on a free port that MEDIA_PUBLIC_BASE_URL points at, so returned URLs
+// are fetchable), the REAL identity and commerce services in-process (each
+// seeded with the demo dataset, fresh databases), a STAND-IN for catalog only
+// (see peer-stand-ins.ts), and a temporary content store seeded by seedReader.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import amqp from 'amqplib';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCommerce, type RunningCommerce } from '@folio/commerce/app';
+import { loadCommerceConfig } from '@folio/commerce/config';
+import { seedCommerce, type CommerceDataset } from '@folio/commerce/seed';
+import { startIdentity, type RunningIdentity } from '@folio/identity/app';
+import { loadIdentityConfig } from '@folio/identity/config';
+import { seedIdentity, type IdentityDataset } from '@folio/identity/seed';
+import { createPromiseClient, type PromiseClient } from '@folio/grpc';
+import { createLogger } from '@folio/logger';
+import { connectMongo, type Connection } from '@folio/mongo';
+import { reader } from '@folio/proto';
+import { freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
+import { startReader, type RunningReader } from '../../src/app.js';
+import { loadReaderConfig, type ReaderConfig } from '../../src/config.js';
+import { LocalDiskStorage } from '../../src/storage/local-disk.js';
+import { seedReader, type ReaderDataset } from '../../src/seed.js';
+import { startCatalogStandIn, type Dataset, type StandIns } from './peer-stand-ins.js';
+
+export const dataset = JSON.parse(readFileSync(new URL('../../../../fixtures/demo-dataset.json', import.meta.url), 'utf8')) as Dataset &
+  ReaderDataset &
+  IdentityDataset &
+  CommerceDataset;
+
+/** Identity's seed numbers users 1..n in dataset order. */
+export const USERS = { ana: 1, bruno: 2, carla: 3, admin: 4, dario: 5, elena: 6, fabio: 7 } as const;
+
+export type ReaderClient = PromiseClient<reader.ReaderServiceClient>;
+
+export interface ReaderStack {
+  client: ReaderClient;
+  config: ReaderConfig;
+  service: RunningReader;
+  identity: RunningIdentity;
+  commerce: RunningCommerce;
+  /** The catalog stand-in (favorites can be arranged on it). */
+  peers: StandIns;
+  /** Reader's database, for arranging and inspecting state. */
+  db: Connection;
+  storageDir: string;
+  /** The identity exchange reader's consumer is bound to (account.deleted). */
+  identityExchange: string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startReaderStack(options: { only?: number[]; overrides?: Record<string, string> } = {}): Promise<ReaderStack> {
+  const infra = testInfra();
+  const identityExchange = uniqueName('identity.events');
+  const identityConfig = loadIdentityConfig({
+    MONGO_URL: freshMongoUrl('reader_identity').url,
+    REDIS_URL: infra.redisUrl,
+    AMQP_URL: infra.amqpUrl,
+    SMTP_URL: infra.smtpUrl,
+    GRPC_PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PREFIX: uniqueName('identity_rl'),
+    EVENTS_EXCHANGE: identityExchange,
+    QUEUE_PREFIX: uniqueName('identity'),
+    SHUTDOWN_TIMEOUT_MS: '1000',
+  });
+  const identityDb = await connectMongo(identityConfig.MONGO_URL);
+  await seedIdentity(identityDb, dataset);
+  const identity = await startIdentity(identityConfig, { logger: createLogger({ service: 'identity', level: 'silent' }) });
+  const peers = await startCatalogStandIn(dataset);
+
+  const commerceConfig = loadCommerceConfig({
+    MONGO_URL: freshMongoUrl('reader_commerce').url,
+    AMQP_URL: infra.amqpUrl,
+    REDIS_URL: infra.redisUrl,
+    GRPC_PORT: '0',
+    LOG_LEVEL: 'silent',
+    IDENTITY_ADDR: `127.0.0.1:${identity.grpcPort}`,
+    CATALOG_ADDR: peers.catalogAddress,
+    EVENTS_EXCHANGE: uniqueName('commerce.events'),
+    IDENTITY_EVENTS_EXCHANGE: identityExchange,
+    QUEUE_PREFIX: uniqueName('commerce'),
+    SHUTDOWN_TIMEOUT_MS: '1000',
+  });
+  const commerceDb = await connectMongo(commerceConfig.MONGO_URL);
+  await seedCommerce(commerceDb, dataset);
+  const commerce = await startCommerce(commerceConfig, createLogger({ service: 'commerce', level: 'silent' }));
+
+  const storageDir = await mkdtemp(join(tmpdir(), 'reader-test-'));
+  const mediaPort = await freePort();
+  const config = loadReaderConfig({
+    MONGO_URL: freshMongoUrl('reader').url,
+    AMQP_URL: infra.amqpUrl,
+    GRPC_PORT: '0',
+    LOG_LEVEL: 'silent',
+    IDENTITY_ADDR: `127.0.0.1:${identity.grpcPort}`,
+    CATALOG_ADDR: peers.catalogAddress,
+    COMMERCE_ADDR: `127.0.0.1:${commerce.grpcPort}`,
+    READER_STORAGE_DIR: storageDir,
+    MEDIA_PORT: String(mediaPort),
+    MEDIA_PUBLIC_BASE_URL: `http://127.0.0.1:${mediaPort}/media`,
+    PDF_PAGE_WIDTH: '600',
+    IDENTITY_EVENTS_EXCHANGE: identityExchange,
+    QUEUE_PREFIX: uniqueName('reader'),
+    CONSUMER_RETRY_DELAY_MS: '200',
+    SHUTDOWN_TIMEOUT_MS: '1000',
+    ...options.overrides,
+  });
+  const db = await connectMongo(config.MONGO_URL);
+  await seedReader({ connection: db, storage: new LocalDiskStorage(storageDir), pdfPageWidth: 600, ...(options.only ? { only: options.only } : {}) }, dataset);
+  const service = await startReader(config, createLogger({ service: 'reader', level: 'silent' }));
+  const client = createPromiseClient(reader.ReaderServiceClient, `127.0.0.1:${service.grpcPort}`, { defaultDeadlineMs: 10_000 });
+
+  return {
+    client,
+    config,
+    service,
+    identity,
+    commerce,
+    peers,
+    db,
+    storageDir,
+    identityExchange,
+    async stop() {
+      client.close();
+      await service.stop();
+      await commerce.stop();
+      await identity.stop();
+      await peers.stop();
+      for (const connection of [db, commerceDb, identityDb]) {
+        await connection.dropDatabase().catch(() => {});
+        await connection.close();
+      }
+      await rm(storageDir, { recursive: true, force: true });
+      await deleteTopology(identityExchange, [
+        ...['help-router', 'account-eraser'].map((name) => `${identityConfig.QUEUE_PREFIX}.${name}`),
+        `${config.QUEUE_PREFIX}.account-eraser`,
+        `${commerceConfig.QUEUE_PREFIX}.account-eraser`,
+      ]);
+      await deleteTopology(commerceConfig.EVENTS_EXCHANGE, []);
+    },
+  };
+}
+
+/** Removes the file's exchange and consumer queues from the shared broker. */
+async function deleteTopology(exchange: string, queues: string[]): Promise<void> {
+  const connection = await amqp.connect(testInfra().amqpUrl);
+  try {
+    const channel = await connection.createChannel();
+    for (const queue of queues) for (const suffix of ['', '.retry', '.dead']) await channel.deleteQueue(`${queue}${suffix}`);
+    await channel.deleteExchange(exchange);
+    await channel.close();
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The JSON body of a `body_json` answer. */
+export function body<T = Record<string, any>>(response: { bodyJson: string }): T {
+  return JSON.parse(response.bodyJson) as T;
+}
