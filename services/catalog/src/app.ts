@@ -1,31 +1,134 @@
-// The catalog service: issues and their metadata, collections, favorites and the store and global search index.
-// Its gRPC contract is drafted; the use cases arrive with the catalog and storefront release.
-import { startGrpcServer, unimplementedHandlers } from '@folio/grpc';
+// Wires the catalog service: database, the in-memory catalog view (loaded
+// before the first call, then kept in sync), clients of identity, commerce
+// and reader, the account-deletion consumer and the gRPC server. Tests start
+// it in-process on port 0 with a fresh database.
+import { createPromiseClient, startGrpcServer } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
+import { Broker } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
-import { catalog } from '@folio/proto';
-import type { CatalogConfig } from './config.js';
+import { catalog, commerce, identity, reader } from '@folio/proto';
+import { DEV_CURSOR_SECRET, type CatalogConfig } from './config.js';
+import { openCatalogStore } from './data/index.js';
+import { CatalogSync } from './domain/catalog-sync.js';
+import { CatalogView } from './domain/catalog-view.js';
+import { ContinueReading } from './domain/continue-reading.js';
+import { CursorCodec } from './domain/cursor.js';
+import { Favorites } from './domain/favorites.js';
+import { IssueLookup } from './domain/issues.js';
+import { Library } from './domain/library.js';
+import { MyContent } from './domain/my-content.js';
+import { Search } from './domain/search.js';
+import { Storefront } from './domain/storefront.js';
+import { startCatalogConsumers } from './events/consumers.js';
+import { catalogHandlers } from './grpc/handlers.js';
+import { Presenter } from './grpc/mappers.js';
+import { CommerceAccess } from './upstreams/commerce.js';
+import { ReaderPositions } from './upstreams/reader.js';
+import { IdentityTenants } from './upstreams/tenants.js';
 
 export const SERVICE_NAME = 'svc.catalog.v1.CatalogService';
 
-export async function startCatalog(config: CatalogConfig, logger: Logger = createLogger({ service: 'catalog', level: config.LOG_LEVEL })) {
-  const mongo = await connectMongo(config.MONGO_URL);
-  const grpc = await startGrpcServer({
-    logger,
-    port: config.GRPC_PORT,
-    services: [
-      {
-        name: SERVICE_NAME,
-        definition: catalog.CatalogServiceService,
-        handlers: unimplementedHandlers(catalog.CatalogServiceService, 'the catalog and storefront release'),
-      },
-    ],
-  });
-  return {
-    grpcPort: grpc.port,
-    async stop() {
-      await grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS);
-      await mongo.close();
-    },
+export interface RunningCatalog {
+  grpcPort: number;
+  /** Stops taking calls, drains the consumer, closes every connection. */
+  stop(): Promise<void>;
+  /** Runs the periodic catch-up of the in-memory view now; resolves with the number of documents applied. */
+  catchUpIndex(): Promise<number>;
+}
+
+export async function startCatalog(config: CatalogConfig, logger: Logger = createLogger({ service: 'catalog', level: config.LOG_LEVEL })): Promise<RunningCatalog> {
+  // Undone in reverse order on stop, or when start-up fails half-way.
+  const teardown: (() => Promise<unknown> | unknown)[] = [];
+  const stopAll = async () => {
+    for (const step of teardown.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        logger.warn({ err: error }, 'catalog shutdown step failed');
+      }
+    }
+    teardown.length = 0;
   };
+
+  if (config.NODE_ENV === 'production' && config.CURSOR_SECRET === DEV_CURSOR_SECRET) {
+    logger.warn('CURSOR_SECRET is the public development default: set a secret of your own');
+  }
+
+  try {
+    const connection = await connectMongo(config.MONGO_URL);
+    teardown.push(() => connection.close());
+    const store = await openCatalogStore(connection);
+
+    const view = new CatalogView();
+    const sync = new CatalogSync(view, store, logger);
+    const loaded = await sync.load();
+    logger.info(loaded, 'catalog view loaded');
+    sync.start(config.INDEX_REFRESH_INTERVAL_MS);
+    teardown.push(() => sync.stop());
+
+    const identityClient = createPromiseClient(identity.IdentityServiceClient, config.IDENTITY_ADDR);
+    const commerceClient = createPromiseClient(commerce.CommerceServiceClient, config.COMMERCE_ADDR);
+    const readerClient = createPromiseClient(reader.ReaderServiceClient, config.READER_ADDR);
+    teardown.push(() => [identityClient, commerceClient, readerClient].forEach((client) => client.close()));
+
+    const tenants = new IdentityTenants(identityClient, { ttlMs: config.TENANT_CACHE_TTL_MS, deadlineMs: config.UPSTREAM_DEADLINE_MS, logger });
+    const access = new CommerceAccess(commerceClient, config.UPSTREAM_DEADLINE_MS);
+    const reading = new ReaderPositions(readerClient, { deadlineMs: config.READER_DEADLINE_MS, logger });
+    const storefront = new Storefront(access, tenants, config.STORE_URL_TEMPLATE);
+
+    const favorites = new Favorites({ view, favorites: store.favorites, issues: store.issues });
+    const library = new Library({
+      view,
+      access,
+      reading,
+      storefront,
+      settings: {
+        shelvesPerPage: config.LIBRARY_SHELVES_PER_PAGE,
+        candidateLimit: config.STOREFRONT_CANDIDATE_LIMIT,
+        continueReadingWindow: config.CONTINUE_READING_WINDOW,
+      },
+    });
+    const search = new Search({ view, access, tenants, storefront, candidateLimit: config.STOREFRONT_CANDIDATE_LIMIT });
+    const myContent = new MyContent({ view, access, cursors: new CursorCodec(config.CURSOR_SECRET) });
+    const continueReading = new ContinueReading({ view, reading });
+    const issues = new IssueLookup({ view, issues: store.issues });
+
+    const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'catalog' });
+    teardown.push(() => broker.close());
+    const consumers = await startCatalogConsumers({
+      broker,
+      connection,
+      logger,
+      favorites,
+      settings: {
+        exchange: config.IDENTITY_EVENTS_EXCHANGE,
+        queuePrefix: config.QUEUE_PREFIX,
+        maxRetries: config.CONSUMER_MAX_RETRIES,
+        retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
+      },
+    });
+    teardown.push(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+
+    const grpc = await startGrpcServer({
+      logger,
+      port: config.GRPC_PORT,
+      services: [
+        {
+          name: SERVICE_NAME,
+          definition: catalog.CatalogServiceService,
+          handlers: catalogHandlers({ issues, library, favorites, search, myContent, continueReading, presenter: new Presenter(config.COVER_URL_TEMPLATE) }),
+        },
+      ],
+    });
+    teardown.push(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+
+    return {
+      grpcPort: grpc.port,
+      stop: stopAll,
+      catchUpIndex: () => sync.catchUp(),
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
 }

@@ -1,0 +1,29 @@
+// The catalog database behind one object: models registered, indexes built,
+// a repository per aggregate.
+import { ensureIndexes, type Connection } from '@folio/mongo';
+import { CollectionRepository } from './collections.js';
+import { FavoriteRepository } from './favorites.js';
+import { IssueRepository } from './issues.js';
+import { catalogModels } from './schemas.js';
+
+export * from './schemas.js';
+export { collectionId, type CollectionInput } from './collections.js';
+export type { FavoriteKey } from './favorites.js';
+export type { IssueInput, UpsertResult } from './issues.js';
+export type { CollectionRepository, FavoriteRepository, IssueRepository };
+
+export interface CatalogStore {
+  issues: IssueRepository;
+  collections: CollectionRepository;
+  favorites: FavoriteRepository;
+}
+
+export async function openCatalogStore(connection: Connection): Promise<CatalogStore> {
+  const models = catalogModels(connection);
+  await ensureIndexes(connection);
+  return {
+    issues: new IssueRepository(models.issues),
+    collections: new CollectionRepository(models.collections),
+    favorites: new FavoriteRepository(models.favorites),
+  };
+}

@@ -1,0 +1,135 @@
+// The catalog database: one mongoose schema per collection, with the indexes
+// its query paths need. Repositories return plain objects; nothing outside
+// data/ sees mongoose.
+import { Schema, type Connection, type Model } from 'mongoose';
+import { modelOn } from '@folio/mongo';
+
+export interface IssueTagsDoc {
+  author: string[];
+  keyword: string[];
+  edition: string[];
+}
+
+/** An issue (publication). `_id` is the issue id of the API, unique across tenants. */
+export interface IssueDoc {
+  _id: number;
+  tenant_id: number;
+  name: string;
+  slug: string;
+  /** epub | pdf | audio | physical */
+  type: string;
+  lang: string;
+  author: string;
+  publisher: string;
+  bisac: string;
+  external_id: string;
+  published_at: Date;
+  number_of_pages: number | null;
+  description: string;
+  tags: IssueTagsDoc;
+  /** Slugs of the tenant's collections the issue belongs to. */
+  collections: string[];
+  /** Null: the cover URL template applies. */
+  cover_url: string | null;
+  /** A tombstone: the issue is gone, kept so that other replicas' catch-up sees the removal. */
+  deleted_at: Date | null;
+  /** Set on every change; replicas catch up with writes they did not make by this field. */
+  updated_at: Date;
+}
+
+/** A taxonomy shelf of a tenant; `_id` is `<tenant_id>:<slug>`. */
+export interface CollectionDoc {
+  _id: string;
+  tenant_id: number;
+  slug: string;
+  /** Title by language (en, es, pt, it). */
+  title: Record<string, string>;
+  /** Order of the shelves in the library. */
+  position: number;
+  deleted_at: Date | null;
+  updated_at: Date;
+}
+
+/**
+ * One favorite; `_id` is `<tenant_id>:<user_id>:<issue_id>`, so "is a favorite"
+ * is the existence of one document and a toggle is a unique insert or a delete,
+ * both atomic on FerretDB and MongoDB alike.
+ */
+export interface FavoriteDoc {
+  _id: string;
+  tenant_id: number;
+  user_id: number;
+  issue_id: number;
+  created_at: Date;
+}
+
+const issueSchema = new Schema<IssueDoc>(
+  {
+    _id: { type: Number, required: true },
+    tenant_id: { type: Number, required: true },
+    name: { type: String, required: true },
+    slug: { type: String, required: true },
+    type: { type: String, required: true },
+    lang: { type: String, default: '' },
+    author: { type: String, default: '' },
+    publisher: { type: String, default: '' },
+    bisac: { type: String, default: '' },
+    external_id: { type: String, default: '' },
+    published_at: { type: Date, required: true },
+    number_of_pages: { type: Number, default: null },
+    description: { type: String, default: '' },
+    tags: {
+      author: { type: [String], default: [] },
+      keyword: { type: [String], default: [] },
+      edition: { type: [String], default: [] },
+    },
+    collections: { type: [String], default: [] },
+    cover_url: { type: String, default: null },
+    deleted_at: { type: Date, default: null },
+    updated_at: { type: Date, required: true },
+  },
+  { collection: 'issues', versionKey: false },
+);
+issueSchema.index({ updated_at: 1 });
+issueSchema.index({ tenant_id: 1, published_at: -1, _id: -1 });
+
+const collectionSchema = new Schema<CollectionDoc>(
+  {
+    _id: { type: String, required: true },
+    tenant_id: { type: Number, required: true },
+    slug: { type: String, required: true },
+    title: { type: Schema.Types.Mixed, default: {} },
+    position: { type: Number, default: 0 },
+    deleted_at: { type: Date, default: null },
+    updated_at: { type: Date, required: true },
+  },
+  { collection: 'collections', versionKey: false, minimize: false },
+);
+collectionSchema.index({ updated_at: 1 });
+collectionSchema.index({ tenant_id: 1, position: 1 });
+
+const favoriteSchema = new Schema<FavoriteDoc>(
+  {
+    _id: { type: String, required: true },
+    tenant_id: { type: Number, required: true },
+    user_id: { type: Number, required: true },
+    issue_id: { type: Number, required: true },
+    created_at: { type: Date, required: true },
+  },
+  { collection: 'favorites', versionKey: false },
+);
+favoriteSchema.index({ user_id: 1 });
+
+export interface CatalogModels {
+  issues: Model<IssueDoc>;
+  collections: Model<CollectionDoc>;
+  favorites: Model<FavoriteDoc>;
+}
+
+export function catalogModels(connection: Connection): CatalogModels {
+  return {
+    issues: modelOn(connection, 'Issue', issueSchema),
+    collections: modelOn(connection, 'Collection', collectionSchema),
+    favorites: modelOn(connection, 'Favorite', favoriteSchema),
+  };
+}

@@ -1,0 +1,188 @@
+// Keeps the in-memory view (catalog-view.ts) in step with MongoDB.
+//
+// Consistency, as documented for operators and API users:
+//   - at start the whole catalog is read in batches before the gRPC server
+//     takes calls, so a replica never answers from a half-loaded view;
+//   - every write this process makes (seed, ingest) is applied to the view
+//     right after MongoDB acknowledged it: read-your-writes on one replica;
+//   - writes of other processes (other replicas, the seed command) are picked
+//     up by a periodic catch-up on `updated_at` (INDEX_REFRESH_INTERVAL_MS,
+//     10 s by default), re-reading an overlap window of a few seconds so that
+//     writers whose clocks differ by less than that are not missed. Removal is
+//     a tombstone (`deleted_at`), which the catch-up sees like any change.
+// So listings and search are eventually consistent across replicas, with a
+// delay of about one refresh interval. Favorites are not part of the view:
+// they are read from MongoDB on every call.
+import type { Logger } from '@folio/logger';
+import type { CollectionDoc, IssueDoc } from '../data/schemas.js';
+import type { CatalogView, CollectionRecord, IssueRecord } from './catalog-view.js';
+
+export interface CatalogSource {
+  issues: {
+    all(batchSize?: number): AsyncGenerator<IssueDoc[]>;
+    changedSince(since: Date, limit: number, after?: { updated_at: Date; _id: number }): Promise<IssueDoc[]>;
+  };
+  collections: {
+    all(): Promise<CollectionDoc[]>;
+    changedSince(since: Date): Promise<CollectionDoc[]>;
+  };
+}
+
+export function toIssueRecord(doc: IssueDoc): IssueRecord {
+  const publishedAt = new Date(doc.published_at);
+  const tags = {
+    author: [...(doc.tags?.author ?? [])],
+    keyword: [...(doc.tags?.keyword ?? [])],
+    edition: [...(doc.tags?.edition ?? [])],
+  };
+  return {
+    id: doc._id,
+    tenantId: doc.tenant_id,
+    name: doc.name,
+    slug: doc.slug,
+    type: doc.type,
+    description: doc.description ?? '',
+    externalId: doc.external_id ?? '',
+    numberOfPages: typeof doc.number_of_pages === 'number' ? doc.number_of_pages : null,
+    lang: doc.lang ?? '',
+    author: doc.author ?? '',
+    publisher: doc.publisher ?? '',
+    bisac: doc.bisac ?? '',
+    publishedAt,
+    publishedAtMs: publishedAt.getTime(),
+    tags,
+    keywords: tags.keyword,
+    collections: [...(doc.collections ?? [])],
+    coverUrl: doc.cover_url ?? null,
+    updatedAtMs: doc.updated_at ? new Date(doc.updated_at).getTime() : 0,
+  };
+}
+
+function toCollectionRecord(doc: CollectionDoc): CollectionRecord {
+  return { tenantId: doc.tenant_id, slug: doc.slug, title: { ...(doc.title ?? {}) }, position: doc.position ?? 0 };
+}
+
+export interface SyncOptions {
+  /** How far before the last seen change a catch-up starts reading again (clock skew between writers). */
+  overlapMs?: number;
+  batchSize?: number;
+}
+
+export class CatalogSync {
+  private watermark: Date | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+  private readonly overlapMs: number;
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly view: CatalogView,
+    private readonly source: CatalogSource,
+    private readonly logger: Logger,
+    options: SyncOptions = {},
+  ) {
+    this.overlapMs = options.overlapMs ?? 5_000;
+    this.batchSize = options.batchSize ?? 2_000;
+  }
+
+  /** Reads the whole catalog into the view; `indexMs` is the part spent building the view, the rest is reading. */
+  async load(): Promise<{ issues: number; collections: number; ms: number; indexMs: number }> {
+    const started = performance.now();
+    // Anything written while the load runs is read again by the first catch-up.
+    const startedAt = new Date();
+    let issues = 0;
+    let indexMs = 0;
+    const timed = (work: () => void) => {
+      const t = performance.now();
+      work();
+      indexMs += performance.now() - t;
+    };
+    for await (const batch of this.source.issues.all(this.batchSize)) {
+      timed(() => this.applyIssues(batch));
+      issues += batch.length;
+    }
+    const collections = await this.source.collections.all();
+    timed(() => {
+      this.applyCollections(collections);
+      this.view.prepare();
+    });
+    this.watermark = startedAt;
+    return { issues, collections: collections.length, ms: Math.round(performance.now() - started), indexMs: Math.round(indexMs) };
+  }
+
+  /** Applies written or read issue documents to the view (tombstones remove). */
+  applyIssues(docs: readonly IssueDoc[]): void {
+    for (const doc of docs) {
+      if (doc.deleted_at) {
+        this.view.removeIssue(doc._id);
+      } else {
+        // The overlap window of a catch-up brings back documents the view already holds.
+        const current = this.view.issueById(doc._id);
+        const unchanged = current && doc.updated_at && current.updatedAtMs === new Date(doc.updated_at).getTime() && current.tenantId === doc.tenant_id;
+        if (!unchanged) this.view.upsertIssue(toIssueRecord(doc));
+      }
+      this.advance(doc.updated_at);
+    }
+  }
+
+  applyCollections(docs: readonly CollectionDoc[]): void {
+    for (const doc of docs) {
+      if (doc.deleted_at) this.view.removeCollection(doc.tenant_id, doc.slug);
+      else this.view.upsertCollection(toCollectionRecord(doc));
+      this.advance(doc.updated_at);
+    }
+  }
+
+  /** Sorts what changed writes left unsorted, off the request path. */
+  prepare(): void {
+    this.view.prepare();
+  }
+
+  /** Reads what changed since the last seen change (minus the overlap); returns the number of documents applied. */
+  catchUp(): Promise<number> {
+    this.running ??= this.readChanges().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** Catches up every `intervalMs` until stop(); 0 disables it. */
+  start(intervalMs: number): void {
+    if (intervalMs <= 0) return;
+    this.timer = setInterval(() => {
+      this.catchUp().catch((error: unknown) => this.logger.warn({ err: error }, 'catalog index catch-up failed; retrying at the next interval'));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running?.catch(() => 0);
+  }
+
+  private async readChanges(): Promise<number> {
+    const since = new Date((this.watermark ?? new Date(0)).getTime() - this.overlapMs);
+    let applied = 0;
+    let after: { updated_at: Date; _id: number } | undefined;
+    for (;;) {
+      const page = await this.source.issues.changedSince(since, this.batchSize, after);
+      this.applyIssues(page);
+      applied += page.length;
+      const last = page.at(-1);
+      if (!last || page.length < this.batchSize) break;
+      after = { updated_at: last.updated_at, _id: last._id };
+    }
+    const collections = await this.source.collections.changedSince(since);
+    this.applyCollections(collections);
+    applied += collections.length;
+    if (applied > 0) {
+      this.view.prepare();
+      this.logger.debug({ applied }, 'catalog index caught up');
+    }
+    return applied;
+  }
+
+  private advance(updatedAt: Date | undefined): void {
+    if (updatedAt && (!this.watermark || updatedAt > this.watermark)) this.watermark = new Date(updatedAt);
+  }
+}

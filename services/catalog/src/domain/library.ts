@@ -1,0 +1,162 @@
+// The library of one tenant (GET /api/v2/library and /library/filter).
+//
+// Shelves, in this order: continue reading (reader's positions in this
+// tenant), latest issues (every issue, newest first), then one per
+// collection of the tenant in the dataset's order (newest first inside).
+// Empty shelves keep their place. `/library` pages over shelves
+// (LIBRARY_SHELVES_PER_PAGE per page) with `per_page` items in each;
+// `/library/filter` pages over the items of one shelf.
+//
+// Scope owned (default): only what the user can read (commerce's
+// ListAccessibleIssues, one call). Scope all: owned and unowned, only
+// individually acquirable issues, with commerce fields (BatchGetAccess, one
+// call for every candidate of the request).
+import { invalidArgument, notFound } from '@folio/errors';
+import type { CatalogView, IssueRecord } from './catalog-view.js';
+import { pageParam, perPageParam } from './paging.js';
+import { canRead, type AccessPort, type ReadingPositionsPort } from './ports.js';
+import {
+  collectionTitle,
+  langOf,
+  libraryFilterKeys,
+  pageMeta,
+  pageSlice,
+  sectionTitle,
+  type Lang,
+  type ListedIssue,
+  type PageMetaView,
+  type SectionView,
+} from './presentation.js';
+import type { Scope, Storefront } from './storefront.js';
+
+export const SECTION_FILTER = 'section';
+export const DEFAULT_SHELF_SIZE = 8;
+
+export interface LibraryRequest {
+  tenantId: number;
+  userId: number;
+  page: number;
+  perPage: number;
+  scope: Scope;
+  lang: string;
+  appBaseVersion: string;
+}
+
+export interface FilterRequest extends LibraryRequest {
+  filterName: string;
+  filterValue: string;
+}
+
+export interface LibrarySettings {
+  shelvesPerPage: number;
+  /** Storefront candidates per shelf, newest first. */
+  candidateLimit: number;
+  /** Reading positions considered for the continue-reading shelf. */
+  continueReadingWindow: number;
+}
+
+interface Shelf {
+  value: string;
+  title: string;
+  /** The shelf's issues in order, before access filtering. */
+  issues(): Promise<readonly IssueRecord[]>;
+}
+
+export class Library {
+  constructor(
+    private readonly deps: {
+      view: CatalogView;
+      access: AccessPort;
+      reading: ReadingPositionsPort;
+      storefront: Storefront;
+      settings: LibrarySettings;
+    },
+  ) {}
+
+  async sections(request: LibraryRequest): Promise<{ sections: SectionView[]; meta: PageMetaView }> {
+    const page = pageParam(request.page);
+    const perPage = perPageParam(request.perPage, DEFAULT_SHELF_SIZE);
+    const lang = langOf(request.lang);
+    const shelves = this.shelves(request.tenantId, request.userId, lang);
+    const { shelvesPerPage } = this.deps.settings;
+    const onPage = pageSlice(shelves, page, shelvesPerPage);
+    const lists = await Promise.all(onPage.map((shelf) => shelf.issues()));
+    const visible = await this.visible(request, lang, lists, perPage);
+    return {
+      sections: onPage.map((shelf, i) => ({
+        ...libraryFilterKeys(SECTION_FILTER, shelf.value, request.appBaseVersion),
+        title: shelf.title,
+        data: visible[i]!.slice(0, perPage),
+      })),
+      meta: pageMeta(shelves.length, page, shelvesPerPage, onPage.length),
+    };
+  }
+
+  async filter(request: FilterRequest): Promise<SectionView> {
+    const page = pageParam(request.page);
+    const perPage = perPageParam(request.perPage, DEFAULT_SHELF_SIZE);
+    const lang = langOf(request.lang);
+    const name = request.filterName.trim();
+    if (!name) throw invalidArgument('A filter is required, e.g. section=latest_issues.', { section: ['The section field is required.'] });
+    if (name !== SECTION_FILTER) throw invalidArgument(`Unknown filter ${name}.`, { [name]: [`Filtering by ${name} is not supported; use section.`] });
+    const shelf = this.shelves(request.tenantId, request.userId, lang).find((candidate) => candidate.value === request.filterValue);
+    if (!shelf) throw notFound('Section not found.');
+    const [items] = await this.visible(request, lang, [await shelf.issues()]);
+    const data = pageSlice(items!, page, perPage);
+    return {
+      ...libraryFilterKeys(SECTION_FILTER, shelf.value, request.appBaseVersion),
+      title: shelf.title,
+      data,
+      meta: pageMeta(items!.length, page, perPage, data.length),
+    };
+  }
+
+  private shelves(tenantId: number, userId: number, lang: Lang): Shelf[] {
+    const { view, reading, settings } = this.deps;
+    const catalog = view.tenant(tenantId);
+    const shelves: Shelf[] = [
+      {
+        value: 'continue_reading',
+        title: sectionTitle('continue_reading', lang),
+        issues: async () => {
+          const { positions } = await reading.list(userId, [tenantId], 1, settings.continueReadingWindow);
+          return positions.flatMap((position) => {
+            const issue = position.tenantId === tenantId ? catalog?.issues.get(position.issueId) : undefined;
+            return issue ? [issue] : [];
+          });
+        },
+      },
+      { value: 'latest_issues', title: sectionTitle('latest_issues', lang), issues: async () => catalog?.latest() ?? [] },
+    ];
+    for (const collection of catalog?.collectionList() ?? []) {
+      shelves.push({
+        value: collection.slug,
+        title: collectionTitle(collection.title, collection.slug, lang),
+        issues: async () => catalog!.inCollection(collection.slug),
+      });
+    }
+    return shelves;
+  }
+
+  /**
+   * The issues of each list the scope lets the user see, in order. `enough`
+   * stops the owned filter early when only the first items are shown.
+   */
+  private async visible(request: LibraryRequest, lang: Lang, lists: readonly (readonly IssueRecord[])[], enough = Infinity): Promise<ListedIssue[][]> {
+    if (lists.every((list) => list.length === 0)) return lists.map(() => []);
+    const { access, storefront, settings } = this.deps;
+    if (request.scope === 'all') {
+      const candidates = lists.map((list) => list.slice(0, settings.candidateLimit));
+      return storefront.acquirable(request.tenantId, request.userId, lang, candidates);
+    }
+    const content = await access.accessible([request.tenantId], request.userId);
+    return lists.map((list) => {
+      const kept: ListedIssue[] = [];
+      for (const issue of list) {
+        if (kept.length >= enough) break;
+        if (canRead(content, issue)) kept.push({ issue });
+      }
+      return kept;
+    });
+  }
+}

@@ -1,0 +1,356 @@
+// The in-memory inverted index of one tenant's issues: term -> posting list
+// of (document slot, fields the term occurs in), plus a sorted term array for
+// prefix lookups by binary search. FerretDB (the local MongoDB) cannot answer
+// ranked, accent-insensitive text queries fast, and a regex scan over every
+// document is out of the question at 100,000 issues, so catalog keeps this
+// index in the service, loads it from MongoDB at start and applies every
+// change it sees (see catalog-sync.ts for how it stays in sync).
+//
+// Ranking of a query's matches, best first:
+//   1. how many query terms matched (more is better);
+//   2. the sum over matched terms of the term's field weight: title 10,
+//      author and publisher 5, keywords 3, description 1 (a term found in
+//      several fields adds them up); the last query term also matches as a
+//      prefix, worth half of an exact match;
+//   3. recency (published_at, newest first), then the issue id, descending.
+//
+// A query touches only the posting lists of its terms, with typed-array
+// scratch space and a bounded heap for the page (no per-match allocation), so
+// its cost grows with the number of matches, not with the catalog.
+//
+// Updates never rewrite posting lists: a changed issue gets a new slot and the
+// old one is marked dead (skipped by queries); when dead slots pile up the
+// index is rebuilt from the live documents.
+import { indexTerms } from './text.js';
+
+export interface Searchable {
+  id: number;
+  publishedAtMs: number;
+  name: string;
+  author: string;
+  publisher: string;
+  keywords: readonly string[];
+  description: string;
+}
+
+const FIELD = { title: 1, author: 2, publisher: 4, keyword: 8, description: 16 } as const;
+export const FIELD_WEIGHTS = { title: 10, author: 5, publisher: 5, keyword: 3, description: 1 } as const;
+const FIELD_BITS = 5;
+const FIELD_MASK = (1 << FIELD_BITS) - 1;
+const MAX_TERMS = 16;
+
+/**
+ * Twice the score of a term occurring in the fields of a mask (the sum of
+ * their weights): doubled so that a prefix match, worth half, stays an integer.
+ */
+const MASK_SCORE2 = (() => {
+  const scores = new Uint8Array(1 << FIELD_BITS);
+  for (let mask = 0; mask < scores.length; mask++) {
+    for (const [field, bit] of Object.entries(FIELD) as [keyof typeof FIELD, number][]) {
+      if (mask & bit) scores[mask]! += 2 * FIELD_WEIGHTS[field];
+    }
+  }
+  return scores;
+})();
+
+export interface Hit<D> {
+  doc: D;
+  /** Number of query terms found in the document. */
+  matched: number;
+  score: number;
+}
+
+/** Orders hits: more terms matched, higher score, newer, higher id. Negative when `a` ranks first. */
+export function compareHits<D extends Searchable>(a: Hit<D>, b: Hit<D>): number {
+  return b.matched - a.matched || b.score - a.score || b.doc.publishedAtMs - a.doc.publishedAtMs || b.doc.id - a.doc.id;
+}
+
+/**
+ * Keeps the `limit` best hits offered to it and counts every hit, so one pass
+ * over the matches gives a page and the total. A binary heap with the worst
+ * kept hit on top, in parallel typed arrays: offering allocates nothing.
+ */
+export class TopHits<D extends Searchable> {
+  total = 0;
+  private size = 0;
+  private readonly docs: D[] = [];
+  /** matched * 4096 + doubled score: one number orders the first two criteria. */
+  private readonly primary: Float64Array;
+  private readonly published: Float64Array;
+  private readonly ids: Float64Array;
+
+  constructor(readonly limit: number) {
+    const capacity = Math.max(0, limit);
+    this.primary = new Float64Array(capacity);
+    this.published = new Float64Array(capacity);
+    this.ids = new Float64Array(capacity);
+  }
+
+  /** `score2` is twice the score (see MASK_SCORE2). */
+  offer(doc: D, matched: number, score2: number): void {
+    this.total += 1;
+    if (this.limit <= 0) return;
+    const primary = matched * 4096 + score2;
+    if (this.size < this.limit) {
+      const i = this.size++;
+      this.set(i, doc, primary, doc.publishedAtMs, doc.id);
+      this.siftUp(i);
+      return;
+    }
+    // Only a hit that ranks before the worst kept one gets in.
+    if (!this.ranksBefore(primary, doc.publishedAtMs, doc.id, 0)) return;
+    this.set(0, doc, primary, doc.publishedAtMs, doc.id);
+    this.siftDown(0);
+  }
+
+  /** The kept hits, best first. */
+  sorted(): Hit<D>[] {
+    const hits: Hit<D>[] = [];
+    for (let i = 0; i < this.size; i++) {
+      const primary = this.primary[i]!;
+      hits.push({ doc: this.docs[i]!, matched: Math.floor(primary / 4096), score: (primary % 4096) / 2 });
+    }
+    return hits.sort(compareHits);
+  }
+
+  private ranksBefore(primary: number, published: number, id: number, j: number): boolean {
+    const p = this.primary[j]!;
+    if (primary !== p) return primary > p;
+    const q = this.published[j]!;
+    if (published !== q) return published > q;
+    return id > this.ids[j]!;
+  }
+
+  private set(i: number, doc: D, primary: number, published: number, id: number): void {
+    this.docs[i] = doc;
+    this.primary[i] = primary;
+    this.published[i] = published;
+    this.ids[i] = id;
+  }
+
+  /** True when the entry at i ranks after the one at j (it belongs nearer the top). */
+  private worse(i: number, j: number): boolean {
+    return this.ranksBefore(this.primary[j]!, this.published[j]!, this.ids[j]!, i);
+  }
+
+  private siftUp(index: number): void {
+    let i = index;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.worse(i, parent)) return;
+      this.swap(i, parent);
+      i = parent;
+    }
+  }
+
+  private siftDown(index: number): void {
+    const n = this.size;
+    let i = index;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let worst = i;
+      if (left < n && this.worse(left, worst)) worst = left;
+      if (right < n && this.worse(right, worst)) worst = right;
+      if (worst === i) return;
+      this.swap(i, worst);
+      i = worst;
+    }
+  }
+
+  private swap(i: number, j: number): void {
+    const doc = this.docs[i]!;
+    this.docs[i] = this.docs[j]!;
+    this.docs[j] = doc;
+    for (const array of [this.primary, this.published, this.ids]) {
+      const value = array[i]!;
+      array[i] = array[j]!;
+      array[j] = value;
+    }
+  }
+}
+
+export class SearchIndex<D extends Searchable> {
+  /** term -> packed postings: slot << 5 | field mask, one per (term, document). */
+  private readonly postings = new Map<string, number[]>();
+  private sortedTerms: string[] = [];
+  private termsSorted = true;
+  private readonly docs: (D | undefined)[] = [];
+  private readonly slotOf = new Map<number, number>();
+  private dead = 0;
+  // Per-query scratch, indexed by slot: queries run synchronously, so one set per index is enough.
+  private termBest = new Uint8Array(0);
+  private scores = new Uint16Array(0);
+  private matchedBits = new Uint16Array(0);
+  private touched = new Int32Array(0);
+  private termTouched = new Int32Array(0);
+
+  get size(): number {
+    return this.slotOf.size;
+  }
+
+  /** Adds a document, or replaces the one with the same id. */
+  upsert(doc: D): void {
+    this.markDead(doc.id);
+    const slot = this.docs.length;
+    this.docs.push(doc);
+    this.slotOf.set(doc.id, slot);
+    for (const [term, mask] of fieldTerms(doc)) {
+      let list = this.postings.get(term);
+      if (!list) {
+        list = [];
+        this.postings.set(term, list);
+        this.termsSorted = false;
+      }
+      list.push((slot << FIELD_BITS) | mask);
+    }
+    this.compactIfWorthIt();
+  }
+
+  remove(id: number): void {
+    this.markDead(id);
+    this.compactIfWorthIt();
+  }
+
+  /** Does the work the first query after a change would do (sorting new terms), e.g. right after a load. */
+  prepare(): void {
+    this.sorted();
+    this.ensureScratch();
+  }
+
+  /**
+   * Offers every live document matching at least one term to `sink`, with
+   * the number of terms it matched and twice its score; documents `accept`
+   * refuses are skipped. The last term also matches as a prefix when `prefixLast`.
+   */
+  search(terms: readonly string[], options: { prefixLast: boolean; accept?: (doc: D) => boolean }, sink: TopHits<D>): void {
+    if (terms.length === 0 || this.slotOf.size === 0) return;
+    this.ensureScratch();
+    const { termBest, scores, matchedBits, touched, termTouched, docs } = this;
+    let touchedCount = 0;
+    const count = Math.min(terms.length, MAX_TERMS);
+
+    for (let t = 0; t < count; t++) {
+      const term = terms[t]!;
+      let termCount = 0;
+      // Exact matches score full weight (shift 0), prefix matches half (shift 1).
+      const lists: [number[], number][] = [];
+      const exact = this.postings.get(term);
+      if (exact) lists.push([exact, 0]);
+      if (t === count - 1 && options.prefixLast) {
+        const sorted = this.sorted();
+        for (let i = lowerBound(sorted, term); i < sorted.length; i++) {
+          const candidate = sorted[i]!;
+          if (!candidate.startsWith(term)) break;
+          if (candidate !== term) lists.push([this.postings.get(candidate)!, 1]);
+        }
+      }
+      for (const [list, shift] of lists) {
+        for (let k = 0, n = list.length; k < n; k++) {
+          const packed = list[k]!;
+          const slot = packed >>> FIELD_BITS;
+          const weight = MASK_SCORE2[packed & FIELD_MASK]! >>> shift;
+          const best = termBest[slot]!;
+          if (best === 0) termTouched[termCount++] = slot;
+          if (weight > best) termBest[slot] = weight;
+        }
+      }
+      const bit = 1 << t;
+      for (let k = 0; k < termCount; k++) {
+        const slot = termTouched[k]!;
+        if (matchedBits[slot] === 0) touched[touchedCount++] = slot;
+        matchedBits[slot]! |= bit;
+        scores[slot]! += termBest[slot]!;
+        termBest[slot] = 0;
+      }
+    }
+
+    const accept = options.accept;
+    for (let k = 0; k < touchedCount; k++) {
+      const slot = touched[k]!;
+      const doc = docs[slot];
+      const bits = matchedBits[slot]!;
+      const score2 = scores[slot]!;
+      matchedBits[slot] = 0;
+      scores[slot] = 0;
+      if (doc !== undefined && (accept === undefined || accept(doc))) sink.offer(doc, popCount(bits), score2);
+    }
+  }
+
+  stats(): { documents: number; deadSlots: number; terms: number; postings: number } {
+    let postings = 0;
+    for (const list of this.postings.values()) postings += list.length;
+    return { documents: this.slotOf.size, deadSlots: this.dead, terms: this.postings.size, postings };
+  }
+
+  private markDead(id: number): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.docs[slot] = undefined;
+    this.slotOf.delete(id);
+    this.dead += 1;
+  }
+
+  /** Rebuilds from the live documents once a quarter of the slots are dead (and there are enough to matter). */
+  private compactIfWorthIt(): void {
+    if (this.dead < 1_000 || this.dead < this.docs.length / 4) return;
+    const live = this.docs.filter((doc): doc is D => doc !== undefined);
+    this.postings.clear();
+    this.docs.length = 0;
+    this.slotOf.clear();
+    this.dead = 0;
+    this.termsSorted = false;
+    for (const doc of live) this.upsert(doc);
+  }
+
+  private sorted(): string[] {
+    if (!this.termsSorted) {
+      this.sortedTerms = [...this.postings.keys()].sort();
+      this.termsSorted = true;
+    }
+    return this.sortedTerms;
+  }
+
+  private ensureScratch(): void {
+    const n = this.docs.length;
+    if (this.scores.length >= n) return;
+    const size = Math.max(n + (n >> 2), 64);
+    this.termBest = new Uint8Array(size);
+    this.scores = new Uint16Array(size);
+    this.matchedBits = new Uint16Array(size);
+    this.touched = new Int32Array(size);
+    this.termTouched = new Int32Array(size);
+  }
+}
+
+/** Every distinct term of a document with the fields it occurs in. */
+function fieldTerms(doc: Searchable): Map<string, number> {
+  const terms = new Map<string, number>();
+  const add = (text: string, bit: number) => {
+    for (const term of indexTerms(text)) terms.set(term, (terms.get(term) ?? 0) | bit);
+  };
+  add(doc.name, FIELD.title);
+  add(doc.author, FIELD.author);
+  add(doc.publisher, FIELD.publisher);
+  for (const keyword of doc.keywords) add(keyword, FIELD.keyword);
+  add(doc.description, FIELD.description);
+  return terms;
+}
+
+/** First index whose term is >= `term` (same order as Array.prototype.sort on strings). */
+function lowerBound(sorted: readonly string[], term: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < term) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function popCount(bits: number): number {
+  let n = bits - ((bits >>> 1) & 0x55555555);
+  n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
+  return (((n + (n >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}

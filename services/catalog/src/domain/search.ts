@@ -1,0 +1,134 @@
+// Store search (one tenant, scope honored) and global search (the user's
+// tenants, what the user can read, no commerce fields), answered from the
+// in-memory index (search-index.ts holds the ranking rules).
+//
+// Rules:
+//   - the tenant's `storefront_search` flag is checked first (global: the app
+//     tenant's); off means "disabled" (the gateway answers 204), whatever the query;
+//   - `query` is NFC-normalized and trimmed, then must be 2-128 characters
+//     (INVALID_ARGUMENT on field `query`);
+//   - matching is case- and accent-insensitive over title, author, publisher,
+//     keywords and description; the last query term also matches as a prefix
+//     (from two characters on);
+//   - 8 per page with page meta; no match gives empty data, from/to null,
+//     last_page 1, total 0;
+//   - storefront (scope=all): commerce is asked once about the best
+//     STOREFRONT_CANDIDATE_LIMIT matches (1,000 by default); the total counts
+//     the individually acquirable ones among them.
+import { invalidArgument } from '@folio/errors';
+import type { CatalogView, IssueRecord } from './catalog-view.js';
+import { pageParam } from './paging.js';
+import { canRead, type AccessibleContent, type AccessPort, type TenantSettingsPort } from './ports.js';
+import { langOf, pageMeta, pageSlice, sectionTitle, type ListedIssue, type SectionView } from './presentation.js';
+import { TopHits } from './search-index.js';
+import type { Scope, Storefront } from './storefront.js';
+import { normalizeQuery, queryTerms } from './text.js';
+
+export const SEARCH_PAGE_SIZE = 8;
+export const DEFAULT_APP_TENANT = 1;
+const MIN_PREFIX = 2;
+
+export type SearchResult = { disabled: true } | { disabled: false; section: SectionView };
+
+export interface StoreSearchRequest {
+  tenantId: number;
+  userId: number;
+  query: string;
+  page: number;
+  scope: Scope;
+  lang: string;
+}
+
+export interface GlobalSearchRequest {
+  tenantIds: readonly number[];
+  appTenantId: number;
+  userId: number;
+  query: string;
+  page: number;
+  lang: string;
+}
+
+export class Search {
+  constructor(
+    private readonly deps: {
+      view: CatalogView;
+      access: AccessPort;
+      tenants: TenantSettingsPort;
+      storefront: Storefront;
+      candidateLimit: number;
+    },
+  ) {}
+
+  async store(request: StoreSearchRequest): Promise<SearchResult> {
+    const { view, access, tenants, storefront, candidateLimit } = this.deps;
+    if (!(await tenants.get(request.tenantId)).storefrontSearch) return { disabled: true };
+    const { text, terms, page } = validate(request.query, request.page);
+    const lang = langOf(request.lang);
+    const index = view.tenant(request.tenantId)?.index;
+
+    let items: ListedIssue[];
+    let total: number;
+    if (!index || terms.length === 0) {
+      items = [];
+      total = 0;
+    } else if (request.scope === 'all') {
+      const hits = new TopHits<IssueRecord>(candidateLimit);
+      index.search(terms, { prefixLast: prefixLast(terms) }, hits);
+      const [acquirable] = await storefront.acquirable(request.tenantId, request.userId, lang, [hits.sorted().map((hit) => hit.doc)]);
+      total = acquirable!.length;
+      items = pageSlice(acquirable!, page, SEARCH_PAGE_SIZE);
+    } else {
+      const content = await access.accessible([request.tenantId], request.userId);
+      const hits = new TopHits<IssueRecord>(page * SEARCH_PAGE_SIZE);
+      index.search(terms, { prefixLast: prefixLast(terms), accept: readableIn(content, request.tenantId) }, hits);
+      total = hits.total;
+      items = pageSlice(hits.sorted(), page, SEARCH_PAGE_SIZE).map((hit) => ({ issue: hit.doc }));
+    }
+    return { disabled: false, section: searchSection(text, lang, items, total, page) };
+  }
+
+  async global(request: GlobalSearchRequest): Promise<SearchResult> {
+    const { view, access, tenants } = this.deps;
+    const appTenant = request.appTenantId > 0 ? request.appTenantId : DEFAULT_APP_TENANT;
+    if (!(await tenants.get(appTenant)).storefrontSearch) return { disabled: true };
+    const { text, terms, page } = validate(request.query, request.page);
+    const lang = langOf(request.lang);
+    const tenantIds = [...new Set(request.tenantIds.filter((id) => id > 0))];
+    const hits = new TopHits<IssueRecord>(page * SEARCH_PAGE_SIZE);
+    if (terms.length > 0 && tenantIds.some((id) => view.tenant(id))) {
+      const content = await access.accessible(tenantIds, request.userId);
+      // One ranking across tenants: scores of every tenant's index are comparable.
+      for (const tenantId of tenantIds) view.tenant(tenantId)?.index.search(terms, { prefixLast: prefixLast(terms), accept: readableIn(content, tenantId) }, hits);
+    }
+    const items = pageSlice(hits.sorted(), page, SEARCH_PAGE_SIZE).map((hit) => ({ issue: hit.doc }));
+    return { disabled: false, section: searchSection(text, lang, items, hits.total, page) };
+  }
+}
+
+function validate(query: string, page: number): { text: string; terms: string[]; page: number } {
+  const { text, length } = normalizeQuery(query);
+  if (length < 2 || length > 128) {
+    throw invalidArgument('The query must be between 2 and 128 characters.', { query: ['The query must be between 2 and 128 characters.'] });
+  }
+  return { text, terms: queryTerms(text), page: pageParam(page) };
+}
+
+/** The access filter of one tenant's index: none at all when the whole tenant is readable. */
+function readableIn(content: AccessibleContent, tenantId: number): ((issue: IssueRecord) => boolean) | undefined {
+  if (content.wholeTenants.has(tenantId)) return undefined;
+  return (issue) => canRead(content, issue);
+}
+
+function prefixLast(terms: readonly string[]): boolean {
+  return (terms.at(-1)?.length ?? 0) >= MIN_PREFIX;
+}
+
+function searchSection(query: string, lang: ReturnType<typeof langOf>, items: ListedIssue[], total: number, page: number): SectionView {
+  return {
+    filterName: 'search',
+    filterValue: query,
+    title: sectionTitle('search', lang),
+    data: items,
+    meta: pageMeta(total, page, SEARCH_PAGE_SIZE, items.length),
+  };
+}

@@ -1,0 +1,47 @@
+// Storefront mode (scope=all): owned and unowned issues, only the ones that
+// are individually acquirable (free or with an individual price), each with
+// the commerce fields. Commerce decides all of it; catalog asks once per
+// request for every candidate of the listing and renders the answer.
+import type { IssueRecord } from './catalog-view.js';
+import type { AccessPort, Offer, TenantSettingsPort } from './ports.js';
+import { fillTemplate, statusLabel, type CommerceView, type Lang, type ListedIssue } from './presentation.js';
+
+export type Scope = 'owned' | 'all';
+
+export class Storefront {
+  constructor(
+    private readonly access: AccessPort,
+    private readonly tenants: TenantSettingsPort,
+    private readonly storeUrlTemplate: string,
+  ) {}
+
+  /**
+   * Keeps the individually acquirable issues of each ordered list (order
+   * kept), with their commerce fields; one commerce call for all the lists.
+   */
+  async acquirable(tenantId: number, userId: number, lang: Lang, lists: readonly (readonly IssueRecord[])[]): Promise<ListedIssue[][]> {
+    const ids = [...new Set(lists.flatMap((list) => list.map((issue) => issue.id)))];
+    if (ids.length === 0) return lists.map(() => []);
+    const [offers, tenant] = await Promise.all([this.access.offers(tenantId, userId, ids), this.tenants.get(tenantId)]);
+    const storeUrl = fillTemplate(this.storeUrlTemplate, { domain: tenant.domain, tenant_id: tenantId }).replace(/\/+$/, '');
+    return lists.map((list) =>
+      list.flatMap((issue) => {
+        const offer = offers.get(issue.id);
+        return offer?.individuallyAcquirable ? [{ issue, commerce: commerceView(issue, offer, storeUrl, lang) }] : [];
+      }),
+    );
+  }
+}
+
+function commerceView(issue: IssueRecord, offer: Offer, storeUrl: string, lang: Lang): CommerceView {
+  return {
+    canBeRead: offer.reason !== null,
+    canBeBought: offer.canBeBought,
+    accessReason: offer.reason,
+    free: offer.free,
+    prices: offer.prices,
+    // The purchase redirect refuses what cannot be bought (free, owned, pay-per-use, no price): no link then.
+    purchaseLink: offer.canBeBought ? `${storeUrl}/app/purchase/${issue.id}` : null,
+    status: statusLabel(offer.reason, issue.type, lang),
+  };
+}

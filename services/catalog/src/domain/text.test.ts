@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { foldText, indexTerms, normalizeQuery, queryTerms } from './text.js';
+
+describe('search text', () => {
+  it('when text has accents, case or decomposed marks, then it folds to plain lower case', () => {
+    expect(foldText('Café')).toBe('cafe');
+    expect(foldText('Cafe\u0301')).toBe('cafe');
+    expect(foldText('ATLÂNTICA')).toBe('atlantica');
+    expect(foldText('Ficção')).toBe('ficcao');
+  });
+
+  it('when a field is indexed, then it splits on non-letters and keeps apostrophe words whole and in parts', () => {
+    expect(indexTerms("The Lighthouse Keeper's Atlas")).toEqual(['the', 'lighthouse', 'keepers', 'keeper', 's', 'atlas']);
+    expect(indexTerms('Revista Pampa N° 12')).toEqual(['revista', 'pampa', 'n', '12']);
+    expect(indexTerms('Harbor Monthly - March')).toEqual(['harbor', 'monthly', 'march']);
+  });
+
+  it('when a query is split, then words come in order without repeats, apostrophes joined', () => {
+    expect(queryTerms("keeper's  KEEPER's atlas")).toEqual(['keepers', 'atlas']);
+    expect(queryTerms('Cro\u0301nicas del río')).toEqual(['cronicas', 'del', 'rio']);
+    expect(queryTerms('!!')).toEqual([]);
+  });
+
+  it('when a query is normalized, then it is NFC and trimmed and its length counts characters', () => {
+    expect(normalizeQuery('  Cro\u0301nicas ')).toEqual({ text: 'Crónicas', length: 8 });
+    expect(normalizeQuery('e\u0301').length).toBe(1);
+  });
+});

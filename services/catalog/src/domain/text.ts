@@ -1,0 +1,71 @@
+// How text becomes search terms, shared by the index and the queries so that
+// both sides agree: split into words (letters, combining marks, digits),
+// each word compatibility-decomposed (NFKD), combining marks dropped and
+// lower-cased. So `Café`, `CAFE` and `Cafe\u0301` all become `cafe`, and
+// `Atlântica` becomes `atlantica`. An apostrophe inside a word (`Keeper's`)
+// joins it in queries (`keepers`); the index keeps both the joined word and
+// its parts (`keepers`, `keeper`, `s`).
+//
+// Folding a word is the costly part of indexing (Unicode normalization), and
+// words repeat a lot, so folded words are memoized.
+
+const SEPARATORS = /[^\p{L}\p{M}\p{N}'\u2019]+/u;
+const APOSTROPHES = /['\u2019]+/;
+const MARKS = /\p{M}+/gu;
+const NON_WORD = /[^\p{L}\p{N}]+/u;
+const NOT_ASCII = /[^\x00-\x7f]/;
+/** Longer terms are cut: nobody types more, and it bounds the term dictionary. */
+const MAX_TERM_LENGTH = 40;
+const MEMO_LIMIT = 200_000;
+
+const indexMemo = new Map<string, readonly string[]>();
+
+/** Lower-cased, accent-free form of a text (letters, digits and separators stay). */
+export function foldText(text: string): string {
+  const lower = text.toLowerCase();
+  return NOT_ASCII.test(lower) ? lower.normalize('NFKD').replace(MARKS, '') : lower;
+}
+
+/** The terms of one apostrophe-free piece of a word: usually one, more when NFKD yields separators (`½`). */
+function pieceTerms(piece: string): string[] {
+  const folded = foldText(piece);
+  const terms = NON_WORD.test(folded) ? folded.split(NON_WORD).filter(Boolean) : folded ? [folded] : [];
+  return terms.map((term) => (term.length > MAX_TERM_LENGTH ? term.slice(0, MAX_TERM_LENGTH) : term));
+}
+
+function wordIndexTerms(word: string): readonly string[] {
+  let terms = indexMemo.get(word);
+  if (terms) return terms;
+  const parts = word.split(APOSTROPHES).filter(Boolean);
+  terms = parts.length > 1 ? [...pieceTerms(parts.join('')), ...parts.flatMap(pieceTerms)] : pieceTerms(parts[0] ?? '');
+  if (indexMemo.size >= MEMO_LIMIT) indexMemo.clear();
+  indexMemo.set(word, terms);
+  return terms;
+}
+
+/** Terms a field contributes to the index, in order (repeats included). */
+export function indexTerms(text: string): string[] {
+  const terms: string[] = [];
+  for (const word of text.split(SEPARATORS)) {
+    if (word) for (const term of wordIndexTerms(word)) terms.push(term);
+  }
+  return terms;
+}
+
+/** Terms of a query, in order, without repeats. */
+export function queryTerms(query: string, max = 16): string[] {
+  const terms: string[] = [];
+  for (const word of query.split(SEPARATORS)) {
+    for (const term of pieceTerms(word.split(APOSTROPHES).join(''))) {
+      if (!terms.includes(term)) terms.push(term);
+      if (terms.length === max) return terms;
+    }
+  }
+  return terms;
+}
+
+/** The query as the API sees it: NFC-normalized and trimmed; its length counts code points. */
+export function normalizeQuery(query: string): { text: string; length: number } {
+  const text = query.normalize('NFC').trim();
+  return { text, length: [...text].length };
+}

@@ -1,0 +1,136 @@
+// gRPC entry point of catalog: check the ids, call a use case, encode the
+// reply. No rules live here.
+import { invalidArgument } from '@folio/errors';
+import type { ServiceHandlers } from '@folio/grpc';
+import { catalog } from '@folio/proto';
+import type { ContinueReading } from '../domain/continue-reading.js';
+import type { Favorites } from '../domain/favorites.js';
+import { MAX_BATCH, type IssueLookup } from '../domain/issues.js';
+import type { Library } from '../domain/library.js';
+import type { MyContent } from '../domain/my-content.js';
+import type { Search } from '../domain/search.js';
+import { cursorMetaOf, pageMetaOf, scopeOf, type Presenter } from './mappers.js';
+
+export interface UseCases {
+  issues: IssueLookup;
+  library: Library;
+  favorites: Favorites;
+  search: Search;
+  myContent: MyContent;
+  continueReading: ContinueReading;
+  presenter: Presenter;
+}
+
+/** Ids come from the gateway (path, headers, verified JWT): a missing one is a caller bug, refused plainly. */
+function id(value: number, field: string): number {
+  if (!Number.isInteger(value) || value <= 0) throw invalidArgument(`${field} must be a positive integer.`, { [field]: ['Must be a positive integer.'] });
+  return value;
+}
+
+function ids(values: readonly number[], field: string): number[] {
+  return values.map((value) => id(value, field));
+}
+
+export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.CatalogServiceService> {
+  const { presenter } = app;
+  return {
+    async getIssue(request) {
+      const issue = await app.issues.get(id(request.tenantId, 'tenant_id'), id(request.issueId, 'issue_id'));
+      return {
+        issue: presenter.summary({ issue }),
+        tags: { author: [...issue.tags.author], keyword: [...issue.tags.keyword], edition: [...issue.tags.edition] },
+        collections: [...issue.collections],
+      };
+    },
+
+    async batchGetIssues(request) {
+      if (request.issueIds.length > MAX_BATCH) throw invalidArgument(`At most ${MAX_BATCH} issues per call.`, { issue_ids: [`At most ${MAX_BATCH}.`] });
+      const issues = app.issues.batch(id(request.tenantId, 'tenant_id'), request.issueIds);
+      return { issues: issues.map((issue) => presenter.summary({ issue })) };
+    },
+
+    async listLibrarySections(request) {
+      const result = await app.library.sections({
+        tenantId: id(request.tenantId, 'tenant_id'),
+        userId: id(request.userId, 'user_id'),
+        page: request.page,
+        perPage: request.perPage,
+        scope: scopeOf(request.scope),
+        lang: request.lang,
+        appBaseVersion: request.appBaseVersion,
+      });
+      return { sections: result.sections.map((section) => presenter.section(section)), meta: pageMetaOf(result.meta) };
+    },
+
+    async filterLibrary(request) {
+      const section = await app.library.filter({
+        tenantId: id(request.tenantId, 'tenant_id'),
+        userId: id(request.userId, 'user_id'),
+        filterName: request.filterName,
+        filterValue: request.filterValue,
+        page: request.page,
+        perPage: request.perPage,
+        scope: scopeOf(request.scope),
+        lang: request.lang,
+        appBaseVersion: request.appBaseVersion,
+      });
+      return { section: presenter.section(section) };
+    },
+
+    async getFavorite(request) {
+      const key = { tenant_id: id(request.tenantId, 'tenant_id'), user_id: id(request.userId, 'user_id'), issue_id: id(request.issueId, 'issue_id') };
+      return { isFavorite: await app.favorites.isFavorite(key) };
+    },
+
+    async toggleFavorite(request) {
+      const key = { tenant_id: id(request.tenantId, 'tenant_id'), user_id: id(request.userId, 'user_id'), issue_id: id(request.issueId, 'issue_id') };
+      return { isFavorite: await app.favorites.toggle(key) };
+    },
+
+    async searchStore(request) {
+      const result = await app.search.store({
+        tenantId: id(request.tenantId, 'tenant_id'),
+        userId: id(request.userId, 'user_id'),
+        query: request.query,
+        page: request.page,
+        scope: scopeOf(request.scope),
+        lang: request.lang,
+      });
+      return result.disabled ? { searchDisabled: true, section: undefined } : { searchDisabled: false, section: presenter.section(result.section) };
+    },
+
+    async searchGlobal(request) {
+      const result = await app.search.global({
+        tenantIds: ids(request.tenantIds, 'tenant_ids'),
+        appTenantId: request.appTenantId,
+        userId: id(request.userId, 'user_id'),
+        query: request.query,
+        page: request.page,
+        lang: request.lang,
+      });
+      return result.disabled ? { searchDisabled: true, section: undefined } : { searchDisabled: false, section: presenter.section(result.section) };
+    },
+
+    async listMyContent(request) {
+      const result = await app.myContent.list({
+        tenantIds: ids(request.tenantIds, 'tenant_ids'),
+        userId: id(request.userId, 'user_id'),
+        perPage: request.perPage,
+        cursor: request.cursor,
+        lang: request.lang,
+      });
+      return { section: presenter.section(result.section), meta: cursorMetaOf(result.meta) };
+    },
+
+    async listContinueReading(request) {
+      const section = await app.continueReading.list({
+        tenantIds: ids(request.tenantIds, 'tenant_ids'),
+        userId: id(request.userId, 'user_id'),
+        page: request.page,
+        perPage: request.perPage,
+        lang: request.lang,
+      });
+      return { section: presenter.section(section) };
+    },
+  };
+}

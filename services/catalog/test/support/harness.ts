@@ -1,0 +1,194 @@
+// Component-test harness: the real catalog service on port 0 with a fresh
+// database seeded with the demo dataset, next to the real identity (tenant
+// settings) and the real commerce (access and offers) in-process, each with
+// its own fresh database seeded from the same dataset; catalog reaches
+// commerce through a counting pass-through (commerce-call-counter.ts). Reader
+// is a stand-in for ListContinueReading when asked (reader-stand-in.ts), and
+// otherwise absent, as a reader that is down.
+import { startCommerce, type RunningCommerce } from '@folio/commerce/app';
+import { loadCommerceConfig } from '@folio/commerce/config';
+import { seedCommerce, type CommerceDataset } from '@folio/commerce/seed';
+import { createPromiseClient, type PromiseClient } from '@folio/grpc';
+import { startIdentity, type RunningIdentity } from '@folio/identity/app';
+import { loadIdentityConfig } from '@folio/identity/config';
+import { seedIdentity, type IdentityDataset } from '@folio/identity/seed';
+import { createLogger } from '@folio/logger';
+import { Broker } from '@folio/messaging';
+import { connectMongo, type Connection } from '@folio/mongo';
+import { catalog } from '@folio/proto';
+import { freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
+import { startCatalog, type RunningCatalog } from '../../src/app.js';
+import { loadCatalogConfig, type CatalogConfig } from '../../src/config.js';
+import { seedCatalog, type CatalogDataset } from '../../src/seed.js';
+import { startCommerceCallCounter } from './commerce-call-counter.js';
+import { dataset } from './dataset.js';
+import { startReaderStandIn, type ReaderStandIn } from './reader-stand-in.js';
+
+export type CatalogClient = PromiseClient<catalog.CatalogServiceClient>;
+
+export interface TestCatalog {
+  client: CatalogClient;
+  service: RunningCatalog;
+  config: CatalogConfig;
+  /** Catalog's database, for arranging and inspecting state. */
+  db: Connection;
+  commerce: TestCommerce;
+  reader: ReaderStandIn | undefined;
+  stop(): Promise<void>;
+}
+
+export interface TestCommerce {
+  /** Where catalog reaches commerce: the counting pass-through. */
+  address: string;
+  /** Calls catalog made, per RPC. */
+  calls: { batchGetAccess: number; listAccessibleIssues: number };
+  /** Seeds more of a dataset into commerce (offers, grants, plans). */
+  seed(more: CommerceDataset): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function startTestCommerce(identityAddress: string): Promise<TestCommerce> {
+  const infra = testInfra();
+  const config = loadCommerceConfig({
+    MONGO_URL: freshMongoUrl('cat_commerce').url,
+    AMQP_URL: infra.amqpUrl,
+    REDIS_URL: infra.redisUrl,
+    GRPC_PORT: '0',
+    LOG_LEVEL: 'silent',
+    IDENTITY_ADDR: identityAddress,
+    // Catalog is not needed for access decisions (only for checkout page names).
+    CATALOG_ADDR: '127.0.0.1:1',
+    EVENTS_EXCHANGE: uniqueName('cat_commerce.events'),
+    IDENTITY_EVENTS_EXCHANGE: uniqueName('cat_commerce.identity.events'),
+    QUEUE_PREFIX: uniqueName('cat_commerce'),
+    SHUTDOWN_TIMEOUT_MS: '2000',
+  });
+  const db = await connectMongo(config.MONGO_URL);
+  await seedCommerce(db, dataset as unknown as CommerceDataset);
+  let service: RunningCommerce;
+  try {
+    service = await startCommerce(config, createLogger({ service: 'commerce', level: 'silent' }));
+  } catch (error) {
+    await db.dropDatabase().catch(() => {});
+    await db.close();
+    throw error;
+  }
+  const counter = await startCommerceCallCounter(`127.0.0.1:${service.grpcPort}`);
+  return {
+    address: counter.address,
+    calls: counter.calls,
+    seed: async (more) => {
+      await seedCommerce(db, more);
+    },
+    async stop() {
+      await counter.stop();
+      await service.stop();
+      await deleteTopology(config.EVENTS_EXCHANGE, []).catch(() => {});
+      await deleteTopology(config.IDENTITY_EVENTS_EXCHANGE, [`${config.QUEUE_PREFIX}.account-eraser`]).catch(() => {});
+      await db.dropDatabase().catch(() => {});
+      await db.close();
+    },
+  };
+}
+
+interface RunningTestIdentity {
+  address: string;
+  stop(): Promise<void>;
+}
+
+async function startTestIdentity(): Promise<RunningTestIdentity> {
+  const infra = testInfra();
+  const config = loadIdentityConfig({
+    MONGO_URL: freshMongoUrl('cat_identity').url,
+    REDIS_URL: infra.redisUrl,
+    AMQP_URL: infra.amqpUrl,
+    SMTP_URL: infra.smtpUrl,
+    GRPC_PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PREFIX: uniqueName('cat_identity_rl'),
+    EVENTS_EXCHANGE: uniqueName('cat_identity.events'),
+    QUEUE_PREFIX: uniqueName('cat_identity'),
+    SHUTDOWN_TIMEOUT_MS: '2000',
+  });
+  const db = await connectMongo(config.MONGO_URL);
+  await seedIdentity(db, dataset as unknown as IdentityDataset);
+  let service: RunningIdentity;
+  try {
+    service = await startIdentity(config, { logger: createLogger({ service: 'identity', level: 'silent' }) });
+  } catch (error) {
+    await db.dropDatabase().catch(() => {});
+    await db.close();
+    throw error;
+  }
+  return {
+    address: `127.0.0.1:${service.grpcPort}`,
+    async stop() {
+      await service.stop();
+      await deleteTopology(config.EVENTS_EXCHANGE, ['help-router', 'account-eraser'].map((name) => `${config.QUEUE_PREFIX}.${name}`));
+      await db.dropDatabase().catch(() => {});
+      await db.close();
+    },
+  };
+}
+
+/** Removes a test's exchange and consumer queues (with their retry and dead-letter queues) from the shared broker. */
+export async function deleteTopology(exchange: string, queues: string[]): Promise<void> {
+  const broker = await Broker.connect(testInfra().amqpUrl, { logger: createLogger({ service: 'test', level: 'silent' }) });
+  try {
+    const channel = await broker.createChannel();
+    for (const queue of queues) {
+      for (const suffix of ['', '.retry', '.dead']) await channel.deleteQueue(`${queue}${suffix}`);
+    }
+    await channel.deleteExchange(exchange);
+    await channel.close();
+  } finally {
+    await broker.close();
+  }
+}
+
+export async function startTestCatalog(options: { reader?: boolean; env?: Record<string, string> } = {}): Promise<TestCatalog> {
+  const infra = testInfra();
+  const identity = await startTestIdentity();
+  const commerce = await startTestCommerce(identity.address);
+  const reader = options.reader ? await startReaderStandIn() : undefined;
+  const config = loadCatalogConfig({
+    MONGO_URL: freshMongoUrl('catalog').url,
+    AMQP_URL: infra.amqpUrl,
+    REDIS_URL: infra.redisUrl,
+    GRPC_PORT: '0',
+    LOG_LEVEL: 'silent',
+    IDENTITY_ADDR: identity.address,
+    COMMERCE_ADDR: commerce.address,
+    // Nothing listens on port 1: reader "not deployed".
+    READER_ADDR: reader?.address ?? '127.0.0.1:1',
+    IDENTITY_EVENTS_EXCHANGE: uniqueName('cat.identity.events'),
+    QUEUE_PREFIX: uniqueName('catalog'),
+    CONSUMER_RETRY_DELAY_MS: '200',
+    INDEX_REFRESH_INTERVAL_MS: '0',
+    SHUTDOWN_TIMEOUT_MS: '2000',
+    ...options.env,
+  });
+  const db = await connectMongo(config.MONGO_URL);
+  await seedCatalog(db, dataset as unknown as CatalogDataset);
+  const service = await startCatalog(config, createLogger({ service: 'catalog', level: config.LOG_LEVEL }));
+  const client = createPromiseClient(catalog.CatalogServiceClient, `127.0.0.1:${service.grpcPort}`, { defaultDeadlineMs: 10_000 });
+  return {
+    client,
+    service,
+    config,
+    db,
+    commerce,
+    reader,
+    async stop() {
+      client.close();
+      await service.stop();
+      await deleteTopology(config.IDENTITY_EVENTS_EXCHANGE, [`${config.QUEUE_PREFIX}.account-eraser`]).catch(() => {});
+      await Promise.all([commerce.stop(), reader?.stop(), identity.stop()]);
+      await db.dropDatabase().catch(() => {});
+      await db.close();
+    },
+  };
+}
+
+/** The ids of a section's items, in order. */
+export const idsOf = (section: catalog.Section | undefined) => (section?.data ?? []).map((item) => item.id);
