@@ -1,0 +1,86 @@
+// AI responses and their ratings. Every response is stored with its tenant,
+// user and issue so that only its user can rate it, once. The reader's input
+// text is not stored: it is the publication's content, encrypted on the wire,
+// and the rating is about the answer.
+//
+// "Rate once" is a compare-and-set, which the local stack's FerretDB does not
+// isolate for conditional updates; so the rating is claimed with a unique
+// insert keyed by the response uuid (claimOnce), atomic on MongoDB and
+// FerretDB alike, and only the winner writes the rating onto the response.
+import { claimOnce, ensureIndexes, modelOn, TenantRepository, type Connection } from '@folio/mongo';
+import { Schema, type Model } from 'mongoose';
+
+export interface AiResponseDoc {
+  _id: string;
+  tenant_id: number;
+  user_id: number;
+  issue_id: number;
+  action: string;
+  language: string;
+  text: string;
+  /** Which engine answered: local, openai-compatible. */
+  engine: string;
+  created_at: Date;
+  rating: { positive: boolean; score: number | null; rated_at: Date } | null;
+}
+
+const RATING_CLAIMS = 'ai_rating_claims';
+
+const aiResponseSchema = new Schema<AiResponseDoc>(
+  {
+    _id: { type: String, required: true },
+    tenant_id: { type: Number, required: true },
+    user_id: { type: Number, required: true },
+    issue_id: { type: Number, required: true },
+    action: { type: String, required: true },
+    language: { type: String, required: true },
+    text: { type: String, required: true },
+    engine: { type: String, required: true },
+    created_at: { type: Date, required: true },
+    rating: { type: Schema.Types.Mixed, default: null },
+  },
+  { collection: 'ai_responses', versionKey: false },
+);
+aiResponseSchema.index({ tenant_id: 1, user_id: 1, created_at: -1 });
+aiResponseSchema.index({ user_id: 1 });
+
+export type RateOutcome = 'rated' | 'already_rated';
+
+export class AiResponseRepository extends TenantRepository<AiResponseDoc> {
+  constructor(
+    private readonly connection: Connection,
+    model: Model<AiResponseDoc>,
+  ) {
+    super(model);
+  }
+
+  static async open(connection: Connection): Promise<AiResponseRepository> {
+    const model = modelOn(connection, 'AiResponse', aiResponseSchema);
+    await ensureIndexes(connection);
+    return new AiResponseRepository(connection, model);
+  }
+
+  async insert(doc: Omit<AiResponseDoc, 'rating'>): Promise<void> {
+    await this.model.create({ ...doc, rating: null });
+  }
+
+  /** Claims the one rating of a response; false when it was rated before (by any caller, concurrently or not). */
+  async rateOnce(response: Pick<AiResponseDoc, '_id' | 'tenant_id' | 'user_id'>, rating: { positive: boolean; score: number | null }): Promise<RateOutcome> {
+    const won = await claimOnce(this.connection, RATING_CLAIMS, response._id, {
+      tenant_id: response.tenant_id,
+      user_id: response.user_id,
+      positive: rating.positive,
+      score: rating.score,
+    });
+    if (!won) return 'already_rated';
+    await this.model.updateOne({ _id: response._id, tenant_id: response.tenant_id }, { $set: { rating: { ...rating, rated_at: new Date() } } }).exec();
+    return 'rated';
+  }
+
+  /** Account erasure: every response and rating of the user, in every tenant. */
+  async eraseUser(userId: number): Promise<number> {
+    const { deletedCount } = await this.model.deleteMany({ user_id: userId }).exec();
+    await this.connection.collection(RATING_CLAIMS).deleteMany({ user_id: userId });
+    return deletedCount;
+  }
+}

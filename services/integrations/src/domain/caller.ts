@@ -1,0 +1,28 @@
+// Who is calling, as the gateway established it: the verified reader-token's
+// tenant, user and issue, the raw token (the text encryption key is derived
+// from it), the API generation and the tenant settings integrations needs.
+import { DomainError } from '@folio/errors';
+
+export type ApiVersion = 'v1' | 'v2';
+
+export interface Caller {
+  tenantId: number;
+  userId: number;
+  issueId: number;
+  readerToken: string;
+  apiVersion: ApiVersion;
+  /** v1: the X-Reader-Manifest-Version header, when sent. */
+  manifestVersion?: string | undefined;
+  tenantLang: string;
+  ttsEnabled: boolean;
+  /** X-App-Lang, when sent. */
+  appLang?: string | undefined;
+}
+
+/** A call without a usable caller is a wiring bug of the caller, never the client's fault. */
+export function checkCaller(caller: Caller | undefined): Caller {
+  if (!caller || caller.tenantId <= 0 || caller.userId <= 0 || caller.readerToken.length === 0) {
+    throw new DomainError('FAILED_PRECONDITION', 'The caller context (tenant, user, reader-token) is missing.', { httpStatus: 403 });
+  }
+  return caller;
+}
