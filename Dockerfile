@@ -33,6 +33,20 @@ RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store \
 
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE
+# The local engines some services shell out to (reader: espeak-ng, lame,
+# poppler-utils; integrations: apertium and its pairs, espeak-ng, lame,
+# wordnet-base). docker-compose.yml passes each service's list; release builds
+# for deploy/ must pass the same (`docker compose build` does).
+ARG SYSTEM_PACKAGES=""
+RUN if [ -n "$SYSTEM_PACKAGES" ]; then \
+      apt-get update \
+      && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $SYSTEM_PACKAGES \
+      && rm -rf /var/lib/apt/lists/*; \
+    fi
+# Mount point of the reader's content store (READER_STORAGE_DIR). The root
+# filesystem is read-only at run time; a fresh named volume mounted here takes
+# this directory's ownership, so `node` can write to it (Kubernetes: fsGroup).
+RUN install -d -o node -g node /var/lib/folio/content
 ENV NODE_ENV=production
 LABEL org.opencontainers.image.title="folio-${SERVICE}"
 WORKDIR /app
