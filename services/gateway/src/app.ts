@@ -14,6 +14,7 @@ import { trustedProxies } from './http/client-ip.js';
 import { requestContext } from './http/context.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { healthRouter } from './http/health.js';
+import { mediaProxy } from './http/media-proxy.js';
 import { mountRoutes } from './http/pipeline.js';
 import { RateLimits } from './http/rate-limit.js';
 import type { Route, Services } from './http/route.js';
@@ -105,6 +106,11 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
     next();
   });
   app.use(healthRouter(redis, upstreams));
+  // Content files, streamed from the reader's media server; the signed URL is the
+  // credential. Outside the global per-IP limit: an offline download of a long PDF
+  // fetches every page image at once.
+  const media = mediaProxy({ upstreamUrl: config.READER_MEDIA_URL, timeoutMs: config.MEDIA_TIMEOUT_MS, logger });
+  app.use('/media', media.handler);
   app.use(limits.globalLimit(config.GLOBAL_RATE_LIMIT_PER_MINUTE));
   app.use(express.json({ limit: config.BODY_LIMIT }));
   // The web checkout's pay form posts application/x-www-form-urlencoded.
@@ -146,6 +152,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
           });
           server.closeIdleConnections();
         });
+        media.close();
         closeUpstreams(upstreams);
         closeHealthClients();
         if (ownsRedis) await redis.quit().catch(() => redis.disconnect());

@@ -32,6 +32,10 @@ export const configSchema = z
     NOTES_ADDR: address('127.0.0.1:50055'),
     INTEGRATIONS_ADDR: address('127.0.0.1:50056'),
     REDIS_URL: env.url('redis://127.0.0.1:6379'),
+    /** The reader's media HTTP server; `/media/*` is proxied there (path and query kept). */
+    READER_MEDIA_URL: env.url('http://127.0.0.1:8090'),
+    /** How long the media server may take to answer with headers, and the longest pause while streaming. */
+    MEDIA_TIMEOUT_MS: env.int(10_000).pipe(z.number().min(1)),
 
     JWT_ISSUER: env.string('folio-identity'),
     JWT_AUDIENCE: env.string('folio-api'),
@@ -47,6 +51,9 @@ export const configSchema = z
 
     GRPC_DEADLINE_MS: env.int(2_000).pipe(z.number().min(1)),
     BREAKER_TIMEOUT_MS: env.int(2_500).pipe(z.number().min(1)),
+    /** Speech, translation and AI engines take seconds, not milliseconds: their own deadline and breaker timeout. */
+    INTEGRATIONS_DEADLINE_MS: env.int(30_000).pipe(z.number().min(1)),
+    INTEGRATIONS_BREAKER_TIMEOUT_MS: env.int(31_000).pipe(z.number().min(1)),
     BREAKER_RESET_MS: env.int(10_000).pipe(z.number().min(1)),
     /** Calls in the rolling window before a breaker may open. */
     BREAKER_VOLUME_THRESHOLD: env.int(5).pipe(z.number().min(0)),
@@ -64,6 +71,9 @@ export const configSchema = z
     // slow call ends as DEADLINE_EXCEEDED instead of leaking past the breaker.
     if (config.BREAKER_TIMEOUT_MS <= config.GRPC_DEADLINE_MS) {
       ctx.addIssue({ code: 'custom', path: ['BREAKER_TIMEOUT_MS'], message: 'must exceed GRPC_DEADLINE_MS' });
+    }
+    if (config.INTEGRATIONS_BREAKER_TIMEOUT_MS <= config.INTEGRATIONS_DEADLINE_MS) {
+      ctx.addIssue({ code: 'custom', path: ['INTEGRATIONS_BREAKER_TIMEOUT_MS'], message: 'must exceed INTEGRATIONS_DEADLINE_MS' });
     }
     try {
       trustedProxies(config.TRUSTED_PROXIES ?? []);

@@ -1,5 +1,5 @@
 // Tenant modes (412), store resolution by Host (404), reader-token presence
-// (403), the routes that answer 501 until their services arrive, and the
+// (403), upstream failures (503 while a service is down), and the
 // multi-tenant identity routes: tenants, help, push.
 import { uniqueEmail } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,14 +40,15 @@ describe('tenant modes and stores', () => {
       expect(response.body.message).toMatch(/Unknown tenant/);
     });
 
-    it('when everything is in order, then a route of a later release answers 501 JSON', async () => {
+    it('when everything is in order but the upstream is down, then 503 JSON with Retry-After', async () => {
       const response = await get('/api/v2/library', { 'x-svc-tenant-id': '1' });
-      expect(response.status).toBe(501);
+      expect(response.status).toBe(503);
       expect(response.headers['content-type']).toMatch(/application\/json/);
-      expect(response.body).toEqual({ message: 'Not implemented yet: the library arrives with a later release.' });
+      expect(response.headers['retry-after']).toMatch(/^\d+$/);
+      expect(response.body).toEqual({ message: expect.any(String) });
     });
 
-    it('when the request is invalid, then validation runs before the 501', async () => {
+    it('when the request is invalid, then validation runs before any upstream call', async () => {
       const response = await get('/api/v2/library?per_page=0&scope=everything', { 'x-svc-tenant-id': '1' });
       expect(response.status).toBe(422);
       expect(Object.keys(response.body.errors).sort()).toEqual(['per_page', 'scope']);
@@ -60,13 +61,13 @@ describe('tenant modes and stores', () => {
       expect((await stack.http.get('/api/v2/library')).status).toBe(401);
     });
 
-    it('when a v2 reader-token route lacks the reader-token, then 403; with it, 501', async () => {
+    it('when a v2 reader-token route lacks the reader-token, then 403; with it, the reader is asked (down here: 503)', async () => {
       const headers = { 'x-svc-tenant-id': '1' };
       const missing = await get('/api/v2/reader/notes', headers);
       expect(missing.status).toBe(403);
       expect(missing.body).toEqual({ message: expect.stringContaining('reader-token') });
       const present = await get('/api/v2/reader/notes', { ...headers, 'reader-token': 'opaque' });
-      expect(present.status).toBe(501);
+      expect(present.status).toBe(503);
       const search = await get('/api/v2/reader/issue-text-content?search=abc', { ...headers, 'reader-token': 'opaque' });
       expect(search.status).toBe(422);
       expect(search.body.errors).toHaveProperty('search');
@@ -193,30 +194,30 @@ describe('tenant modes and stores', () => {
       expect(ip.status).toBe(404);
     });
 
-    it('when a v1 reader-token route lacks the header, then 403; with it, 501', async () => {
+    it('when a v1 reader-token route lacks the header, then 403; with it, the reader is asked (down here: 503)', async () => {
       const headers = { host: 'sur.localhost' };
       const missing = await stack.http.get('/api/v1/notes', { headers });
       expect(missing.status).toBe(403);
       const present = await stack.http.get('/api/v1/notes', { headers: { ...headers, 'reader-token': 'opaque' } });
-      expect(present.status).toBe(501);
+      expect(present.status).toBe(503);
       const alias = await stack.http.post('/api/v1/integrations/google-translate', {
         headers: { ...headers, 'reader-token': 'opaque' },
         body: { text: 'hola' },
       });
-      expect(alias.status).toBe(501);
-      const tooLong = await stack.http.post('/api/v1/integrations/amazon-polly', {
+      expect(alias.status).toBe(503);
+      const notText = await stack.http.post('/api/v1/integrations/amazon-polly', {
         headers: { ...headers, 'reader-token': 'opaque' },
-        body: { text: 'x'.repeat(751) },
+        body: { text: 42 },
       });
-      expect(tooLong.status).toBe(422);
+      expect(notText.status).toBe(422);
     });
 
-    it('when v1 public routes are called on a store, then they validate and answer 501', async () => {
+    it('when v1 public routes are called on a store, then they validate before asking the reader (down here: 503)', async () => {
       const headers = { host: 'northwind.localhost' };
       expect((await stack.http.post('/api/v1/sessions', { headers, body: {} })).status).toBe(422);
-      expect((await stack.http.post('/api/v1/sessions', { headers, body: { token: 'encrypted' } })).status).toBe(501);
+      expect((await stack.http.post('/api/v1/sessions', { headers, body: { token: 'encrypted' } })).status).toBe(503);
       expect((await stack.http.get('/api/v1/issue-text-content/7', { headers })).status).toBe(422);
-      expect((await stack.http.get('/api/v1/issue-text-content/7?issue_id=1001', { headers })).status).toBe(501);
+      expect((await stack.http.get('/api/v1/issue-text-content/7?issue_id=1001', { headers })).status).toBe(503);
     });
   });
 });

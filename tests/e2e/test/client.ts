@@ -1,6 +1,9 @@
 // A tiny client of the running stack: JSON requests through the gateway and
 // the e-mail login a real user does (init, read the code in MailDev, validate).
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loginCodeFrom, waitForEmail } from '@folio/testing';
 
 export const GATEWAY_URL = process.env.E2E_GATEWAY_URL ?? 'http://127.0.0.1:8080';
@@ -10,6 +13,8 @@ export interface ApiResponse<T = any> {
   headers: Headers;
   body: T;
   text: string;
+  /** The body as received (audio, images). */
+  bytes: Buffer;
 }
 
 /**
@@ -23,7 +28,7 @@ export async function api<T = any>(
 ): Promise<ApiResponse<T>> {
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   const url = new URL(path, GATEWAY_URL);
-  const response = await new Promise<{ status: number; headers: Headers; text: string }>((resolve, reject) => {
+  const response = await new Promise<{ status: number; headers: Headers; bytes: Buffer }>((resolve, reject) => {
     const request = http.request(
       url,
       {
@@ -43,7 +48,7 @@ export async function api<T = any>(
           for (const [name, value] of Object.entries(res.headers)) {
             if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
           }
-          resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text: Buffer.concat(chunks).toString('utf8') });
+          resolve({ status: res.statusCode ?? 0, headers: responseHeaders, bytes: Buffer.concat(chunks) });
         });
         res.on('error', reject);
       },
@@ -52,13 +57,14 @@ export async function api<T = any>(
     if (payload !== undefined) request.write(payload);
     request.end();
   });
+  const text = response.bytes.toString('utf8');
   let parsed: unknown = undefined;
   try {
-    parsed = response.text ? JSON.parse(response.text) : undefined;
+    parsed = text ? JSON.parse(text) : undefined;
   } catch {
-    parsed = response.text;
+    parsed = text;
   }
-  return { status: response.status, headers: response.headers, body: parsed as T, text: response.text };
+  return { status: response.status, headers: response.headers, body: parsed as T, text, bytes: response.bytes };
 }
 
 /** A distinct client address per test, so per-IP limits of one test don't touch another (the gateway trusts loopback proxies locally). */
@@ -91,4 +97,72 @@ export async function loginByEmail(email: string, { lang, appTenantId }: { lang?
 async function countEmails(email: string): Promise<number> {
   const { emailsTo } = await import('@folio/testing');
   return (await emailsTo(email)).length;
+}
+
+// ------------------------------------------------------------ logins --
+
+/**
+ * One login of a seeded user shared by the test files of a run (and by runs
+ * close together). Identity allows 5 login codes per e-mail per 10 minutes and
+ * 5 live sessions per user (a sixth evicts the oldest), so test files that
+ * each logged ana in would throttle and evict one another. Tokens are cached
+ * in a file under a lock (test files run in parallel workers):
+ * - a login younger than 10 minutes is reused while its session validates: in
+ *   that span the rate limit leaves room for too few newer logins to evict it;
+ * - an older one is replaced by a new login, unless identity refuses the
+ *   login (429), in which case the old one is reused if it still validates.
+ * Fresh users (uniqueEmail) do not need this.
+ */
+export async function sharedLogin(email: string): Promise<Tokens> {
+  const key = GATEWAY_URL.replace(/[^A-Za-z0-9]+/g, '_');
+  const cacheFile = join(tmpdir(), `folio-e2e-logins-${key}.json`);
+  const lockDir = `${cacheFile}.lock`;
+  await acquire(lockDir);
+  try {
+    let cache: Record<string, Tokens & { obtained_at: number }> = {};
+    try {
+      cache = JSON.parse(await readFile(cacheFile, 'utf8')) as typeof cache;
+    } catch {
+      cache = {};
+    }
+    const cached = cache[email];
+    const usable = async () =>
+      cached !== undefined &&
+      expiresAt(cached.access_token) > Date.now() + 10 * 60_000 &&
+      (await api('GET', '/api/v2/auth/session/validate', { token: cached.access_token })).status === 200;
+    if (cached && Date.now() - cached.obtained_at < 10 * 60_000 && (await usable())) return cached;
+    let tokens: Tokens;
+    try {
+      tokens = await loginByEmail(email);
+    } catch (error) {
+      if (String(error).includes('429') && (await usable())) return cached!;
+      throw error;
+    }
+    cache[email] = { ...tokens, obtained_at: Date.now() };
+    await writeFile(cacheFile, JSON.stringify(cache));
+    return tokens;
+  } finally {
+    await rm(lockDir, { recursive: true, force: true });
+  }
+}
+
+async function acquire(lockDir: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await mkdir(lockDir);
+      return;
+    } catch {
+      // A lock left by a killed run is stale after 30 s.
+      const info = await stat(lockDir).catch(() => undefined);
+      if (info && Date.now() - info.mtimeMs > 30_000) await rm(lockDir, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`could not take ${lockDir}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+function expiresAt(jwt: string): number {
+  const payload = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as { exp: number };
+  return payload.exp * 1000;
 }

@@ -5,7 +5,7 @@ import { uniqueEmail } from '@folio/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.js';
-import { api, clientIp, loginByEmail, type Tokens } from './client.js';
+import { api, clientIp, loginByEmail, sharedLogin, type Tokens } from './client.js';
 
 const NORTHWIND = 'northwind.localhost:8080';
 
@@ -23,7 +23,7 @@ function purchase(issueId: number, token: string | undefined, { host = NORTHWIND
 describe('purchase redirect (running stack)', () => {
   let ana: Tokens;
   beforeAll(async () => {
-    ana = await loginByEmail('ana@example.com');
+    ana = await sharedLogin('ana@example.com');
   });
 
   it('when the JWT is missing or bad, then 401', async () => {
@@ -70,6 +70,8 @@ describe('web checkout in a real browser (running stack)', () => {
     browser = await launchBrowser();
   });
   afterAll(() => browser?.close());
+  /** The reader who bought 1006 in the browser. */
+  let buyer: Tokens | undefined;
 
   it('when a new reader buys an issue, then the browser lands on the app deeplink and the grant exists', async () => {
     const reader = await loginByEmail(uniqueEmail('buyer'));
@@ -91,6 +93,24 @@ describe('web checkout in a real browser (running stack)', () => {
     expect(payment.status()).toBe(303);
     expect(payment.headers().location).toBe('folio://purchase-complete?issue_id=1006&status=success');
     await page.close();
+    buyer = reader;
+  });
+
+  it('when the browser purchase of 1006 is complete, then the storefront shows it readable and no longer for sale', async () => {
+    expect(buyer, 'the browser purchase above must have succeeded').toBeDefined();
+    const storefront = await api('GET', '/api/v2/library?scope=all&per_page=100', {
+      token: buyer!.access_token,
+      headers: { ...clientIp(), 'x-svc-tenant-id': '1' },
+    });
+    expect(storefront.status).toBe(200);
+    const latest = storefront.body.data.find((shelf: { filter_value: string }) => shelf.filter_value === 'latest_issues');
+    expect(latest.data.find((issue: { id: number }) => issue.id === 1006)).toMatchObject({
+      can_be_read: true,
+      can_be_bought: false,
+      access_reason: 'purchased',
+      purchase_link: null,
+      status: 'Read',
+    });
   });
 
   it('when the card is declined, then the page says so and stays on the checkout', async () => {

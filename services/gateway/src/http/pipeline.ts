@@ -123,6 +123,7 @@ function send(res: Response, reply: Reply): void {
   if (reply.headers) res.set(reply.headers);
   res.status(reply.status);
   if (reply.html !== undefined) res.type('html').send(reply.html);
+  else if (reply.binary) res.type(reply.binary.contentType).send(reply.binary.data);
   else if (reply.body === undefined) res.end();
   else res.json(reply.body);
 }

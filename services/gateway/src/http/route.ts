@@ -86,11 +86,15 @@ export interface RouteContext<P, Q, B> {
   res: Response;
 }
 
-/** What a handler answers; `body` undefined sends an empty body, `html` a page instead of JSON. */
+/**
+ * What a handler answers: `body` as JSON (undefined: an empty body), or `html`
+ * (a server-rendered page), or `binary` bytes (audio).
+ */
 export interface Reply {
   status: number;
   body?: unknown;
   html?: string;
+  binary?: { contentType: string; data: Buffer };
   headers?: Record<string, string>;
 }
 

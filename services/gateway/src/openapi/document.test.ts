@@ -108,7 +108,7 @@ describe('route table and OpenAPI document', () => {
     expect(op('/api/v1/notes', 'get').responses['403']).toBeDefined();
     expect(op('/api/v2/library', 'get').parameters).toContainEqual({ $ref: '#/components/parameters/SvcTenantId' });
     expect(op('/api/v2/library', 'get').responses['412']).toBeDefined();
-    expect(op('/api/v2/library', 'get').responses['501']).toBeDefined();
+    expect(op('/api/v2/library', 'get').responses['503']).toBeDefined();
     expect(op('/api/v2/auth/refresh', 'post').responses['429'].headers['Retry-After']).toBeDefined();
     expect(document.components?.securitySchemes).toHaveProperty('bearerAuth');
     expect(document.components?.securitySchemes).toHaveProperty('readerToken');

@@ -3,7 +3,7 @@ import type { Route } from '../http/route.js';
 import { authRoutes } from './auth.js';
 import { contentRoutes } from './content.js';
 import { helpRoutes } from './help.js';
-import { integrationRoutes } from './integrations.js';
+import { integrationRoutes, integrationRoutesV1 } from './integrations.js';
 import { libraryRoutes } from './library.js';
 import { noteRoutes } from './notes.js';
 import { purchaseRoutes } from './purchase.js';
@@ -27,5 +27,6 @@ export const routeTable: readonly Route[] = [
   ...noteRoutes,
   ...integrationRoutes,
   ...v1Routes,
+  ...integrationRoutesV1,
   ...purchaseRoutes,
 ];

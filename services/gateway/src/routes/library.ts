@@ -1,15 +1,40 @@
-// Library shelves, shelf filter and favorites of one tenant.
+// Library shelves, shelf filter and favorites of one tenant: answered by catalog.
+import type { Request } from 'express';
 import { z } from 'zod';
-import { later, route } from '../http/route.js';
-import { issueIdParams, PageMeta, queryInt, scopeSchema, Section } from './schemas.js';
+import { invalidArgument } from '@folio/errors';
+import { HEADER } from '../http/headers.js';
+import { route } from '../http/route.js';
+import { FavoriteState, issueIdParams, LibraryShelves, PagedSection, queryInt, scopeSchema } from './schemas.js';
+import { catalogScope, pagedSectionToWire, shelvesToWire } from './wire.js';
 
-const CATALOG = 'the catalog and storefront release';
 const paging = {
   page: queryInt({ min: 1, max: 10_000, fallback: 1, description: 'Shelves page' }),
   per_page: queryInt({ min: 1, max: 100, fallback: 8, description: 'Items per shelf' }),
   scope: scopeSchema.default('owned'),
 };
-const favorite = z.object({ is_favorite: z.boolean() });
+const PAGING_KEYS = new Set(Object.keys(paging));
+
+/**
+ * X-AppBase-Version as the client sent it ("" when absent): catalog applies
+ * the version rule of the sections (>= 1.28.0 gets `filter_params`).
+ */
+function appBaseVersionOf(req: Request): string {
+  return (req.get(HEADER.appBaseVersion) ?? '').trim().slice(0, 64);
+}
+
+/**
+ * The one dynamic filter `{filter_name}={filter_value}` among the query keys.
+ * None is passed on as empty (catalog names what is missing); more than one is 422 here.
+ */
+function dynamicFilterOf(query: Record<string, unknown>): { filterName: string; filterValue: string } {
+  const filters = Object.entries(query).filter(([key]) => !PAGING_KEYS.has(key));
+  if (filters.length > 1) {
+    const message = 'Only one filter may be sent.';
+    throw invalidArgument('The given data was invalid.', Object.fromEntries(filters.map(([key]) => [key, [message]])));
+  }
+  const [filter] = filters;
+  return filter ? { filterName: filter[0], filterValue: String(filter[1]) } : { filterName: '', filterValue: '' };
+}
 
 export const libraryRoutes = [
   route({
@@ -17,25 +42,61 @@ export const libraryRoutes = [
     path: '/api/v2/library',
     tag: 'Library',
     summary: 'Shelves of the tenant: continue reading, latest issues, taxonomy sections',
-    description: 'X-AppBase-Version >= 1.28.0 receives `filter_params` instead of `filter_name`/`filter_value`.',
+    description:
+      'Paged by shelf (`meta.per_page` is the number of shelves per page); `per_page` is the number of items per shelf. ' +
+      'Empty shelves keep their place with empty `data`. `scope=all` is the storefront: owned and unowned individually ' +
+      'acquirable issues with the commerce fields. Titles follow X-App-Lang. ' +
+      'X-AppBase-Version >= 1.28.0 receives `filter_params` instead of `filter_name`/`filter_value`.',
     auth: 'jwt',
     tenant: 'single',
     query: z.object(paging),
-    responses: { 200: { description: 'Shelves', schema: z.object({ meta: PageMeta, data: z.array(Section) }) } },
-    handler: later('the library', CATALOG),
+    responses: { 200: { description: 'Shelves', schema: LibraryShelves } },
+    handler: async ({ query, user, tenant, lang, services, req }) => {
+      const response = await services.catalog.listLibrarySections({
+        tenantId: tenant.id,
+        userId: user.id,
+        page: query.page,
+        perPage: query.per_page,
+        scope: catalogScope(query.scope),
+        lang,
+        appBaseVersion: appBaseVersionOf(req),
+      });
+      return { status: 200, body: shelvesToWire(response) };
+    },
   }),
   route({
     method: 'get',
     path: '/api/v2/library/filter',
     tag: 'Library',
     summary: 'One shelf with full page meta',
-    description: 'Besides the paging keys, one dynamic filter `{filter_name}={filter_value}` taken from a section, e.g. `section=continue_reading`.',
+    description:
+      'Besides the paging keys, exactly one dynamic filter `{filter_name}={filter_value}` taken from a section, e.g. ' +
+      '`section=latest_issues`, `section=continue_reading` or `section=<collection slug>`. A missing filter, more than one, ' +
+      'or a name other than `section` is 422; an unknown section is 404.',
     auth: 'jwt',
     tenant: 'single',
-    // Unknown keys are the dynamic filter: kept, as strings.
-    query: z.object(paging).catchall(z.string().max(256)),
-    responses: { 200: { description: 'Section', schema: Section } },
-    handler: later('the library filter', CATALOG),
+    // The dynamic filter: `section` (the only name catalog knows, documented) or any other key, kept as a string.
+    query: z
+      .object({
+        ...paging,
+        section: z.string().max(256).optional().meta({ description: 'The filter_value of a section with filter_name `section`', example: 'latest_issues' }),
+      })
+      .catchall(z.string().max(256)),
+    responses: { 200: { description: 'The section with page meta', schema: PagedSection } },
+    errors: { 404: 'Unknown section' },
+    handler: async ({ query, user, tenant, lang, services, req }) => {
+      const response = await services.catalog.filterLibrary({
+        tenantId: tenant.id,
+        userId: user.id,
+        ...dynamicFilterOf(query),
+        page: query.page,
+        perPage: query.per_page,
+        scope: catalogScope(query.scope),
+        lang,
+        appBaseVersion: appBaseVersionOf(req),
+      });
+      return { status: 200, body: pagedSectionToWire(response.section, 'FilterLibrary') };
+    },
   }),
   route({
     method: 'get',
@@ -45,18 +106,27 @@ export const libraryRoutes = [
     auth: 'jwt',
     tenant: 'single',
     params: issueIdParams,
-    responses: { 200: { description: 'Favorite flag', schema: favorite } },
-    handler: later('favorites', CATALOG),
+    responses: { 200: { description: 'Favorite flag', schema: FavoriteState } },
+    errors: { 404: 'The issue is not in this tenant' },
+    handler: async ({ params, user, tenant, services }) => {
+      const response = await services.catalog.getFavorite({ tenantId: tenant.id, userId: user.id, issueId: params.issue_id });
+      return { status: 200, body: { is_favorite: response.isFavorite } };
+    },
   }),
   route({
     method: 'post',
     path: '/api/v2/library/{issue_id}/favorite-issues',
     tag: 'Library',
     summary: 'Toggle the favorite flag',
+    description: 'No body. Answers the flag after the toggle.',
     auth: 'jwt',
     tenant: 'single',
     params: issueIdParams,
-    responses: { 200: { description: 'The new flag', schema: favorite } },
-    handler: later('favorites', CATALOG),
+    responses: { 200: { description: 'The new flag', schema: FavoriteState } },
+    errors: { 404: 'The issue is not in this tenant' },
+    handler: async ({ params, user, tenant, services }) => {
+      const response = await services.catalog.toggleFavorite({ tenantId: tenant.id, userId: user.id, issueId: params.issue_id });
+      return { status: 200, body: { is_favorite: response.isFavorite } };
+    },
   }),
 ];

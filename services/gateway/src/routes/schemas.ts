@@ -103,7 +103,7 @@ export const IssueSummary = z
     type: z.string().meta({ example: 'epub' }),
     description: z.string(),
     external_id: z.string(),
-    number_of_pages: z.number().int(),
+    number_of_pages: z.number().int().nullable().meta({ description: 'null when the content has no pages (audiobooks)' }),
     lang: z.string(),
     author: z.string(),
     publisher: z.string(),
@@ -130,6 +130,17 @@ export const Section = z
   .meta({ id: 'Section' });
 
 export const CursorSection = Section.omit({ meta: true }).extend({ meta: CursorMeta }).meta({ id: 'CursorSection' });
+
+/** A shelf of the library listing: a section without meta of its own. */
+export const Shelf = Section.omit({ meta: true }).meta({ id: 'Shelf' });
+
+/** A single-section response with page-based meta (library filter, search, continue reading). */
+export const PagedSection = Section.omit({ meta: true }).extend({ meta: PageMeta }).meta({ id: 'PagedSection' });
+
+/** GET /api/v2/library: page meta over shelves (its per_page is the number of shelves per page). */
+export const LibraryShelves = z.object({ meta: PageMeta, data: z.array(Shelf) }).meta({ id: 'LibraryShelves' });
+
+export const FavoriteState = z.object({ is_favorite: z.boolean() }).meta({ id: 'FavoriteState' });
 
 // ------------------------------------------------------------ reader --
 
@@ -257,6 +268,36 @@ export const createNoteBody = <L extends z.ZodType>(epubLocation: L) =>
     epubLocation: epubLocation.nullable().optional(),
   });
 
+/** A non-negative position integer that fits the wire's int32. */
+const noteInt = (description: string) => z.number().int().min(0).max(2_147_483_647).nullable().optional().meta({ description });
+const epubString = (description: string) => z.string().max(2048).nullable().optional().meta({ description });
+
+/**
+ * Create-note body with the notes service's bounds (integers capped at int32,
+ * string lengths); `epubLocation` differs by generation: v2 an array of
+ * strings, v1 a string. `null` and absent both mean unset.
+ */
+export const noteCreateBody = <L extends z.ZodType>(epubLocation: L) =>
+  z.object({
+    uuid: z.string().min(1).max(64).meta({ description: 'Client-generated; a repeated uuid returns the existing note' }),
+    color: z.string().min(1).max(32),
+    totalLength: z.number().int().min(1).max(2_147_483_647),
+    totalText: z.string().min(1).max(100_000).meta({ description: 'Plaintext in requests; encrypted in every response' }),
+    annotationText: z.string().max(10_000).nullable().optional(),
+    startPage: noteInt('PDF: first page'),
+    startPageStartOffset: noteInt('PDF: offset in the first page'),
+    startPageLength: noteInt('PDF: length in the first page'),
+    endPage: noteInt('PDF: last page (>= startPage)'),
+    endPageLength: noteInt('PDF: length in the last page'),
+    epubLocationStartCfi: epubString('EPUB: start CFI'),
+    epubLocationEndCfi: epubString('EPUB: end CFI'),
+    epubChapter: epubString('EPUB: chapter'),
+    epubLocationStartChar: epubString('EPUB: start character'),
+    epubLocation: epubLocation.nullable().optional(),
+  });
+export const noteCreateBodyV2 = noteCreateBody(z.array(z.string().max(2048)).max(100).meta({ description: 'General EPUB location (v2: array)' }));
+export const noteCreateBodyV1 = noteCreateBody(z.string().max(4096).meta({ description: 'General EPUB location (v1: string)' }));
+
 export const updateNoteBody = z.object({
   color: z.string().min(1).max(32),
   annotationText: z.string().nullable().optional().meta({ description: 'null clears the comment' }),
@@ -277,19 +318,36 @@ export const AiActions = z
 
 export const AiResult = z.object({ uuid: z.string(), text: z.string(), language: z.string() }).meta({ id: 'AiResult' });
 
-/**
- * Integration `text` arrives encrypted (base64 of iv, ciphertext, tag) or, for
- * old v1 clients, as plaintext. Layer 1 (here) bounds the payload as sent; the
- * integrations service checks the decrypted text against the plaintext limit.
- */
-export const integrationText = (encryptedLimit: number) =>
-  z.string().min(1).max(encryptedLimit).meta({ description: `Encrypted with the reader session key; at most ${encryptedLimit} characters as sent` });
+// ------------------------------------------------------------ reader (v1) --
 
-export const translateBody = z.object({ text: integrationText(1900), target_lang: z.string().min(2).max(16).optional() });
-export const listenBody = z.object({ text: integrationText(750), voiceId: z.string().max(64).optional() });
-export const dictionaryBody = z.object({ text: integrationText(150), lang: z.string().min(2).max(16) });
-export const aiActionBody = z.object({
-  action: z.enum(['explain', 'expand', 'summarize']),
-  text: integrationText(7500),
-  lang: z.string().min(2).max(16).optional(),
-});
+export const ReaderSessionV1 = ReaderSession.extend({
+  id: z.number().int().meta({ description: 'The stored session, for GET/DELETE /api/v1/sessions/{id}' }),
+}).meta({ id: 'ReaderSessionV1' });
+
+export const StoredReaderSession = z
+  .object({
+    id: z.number().int(),
+    tenant_id: z.number().int(),
+    user_id: z.number().int(),
+    issue_id: z.number().int(),
+    preview: z.boolean(),
+    api: z.enum(['v1', 'v2']),
+    reader: z.string().nullable(),
+    engine_host: z.string().nullable(),
+    created_at: z.string(),
+    expires_at: z.string(),
+    token: z.null().meta({ description: 'Always null: these routes have no authentication' }),
+  })
+  .extend(ReaderSession.omit({ token: true }).shape)
+  .meta({ id: 'StoredReaderSession', description: 'The reader session response as first returned, with the session record' });
+
+export const IssueTextContent = z
+  .object({
+    id: z.number().int().meta({ description: '1-based position of the section in the issue' }),
+    issue_id: z.number().int(),
+    page: z.number().int().meta({ description: 'PDF page or EPUB spine position, 1-based' }),
+    section: z.number().int().meta({ description: 'Paragraph within the page, 1-based' }),
+    location: z.string().meta({ example: 'page_3_section_2' }),
+    text: z.string(),
+  })
+  .meta({ id: 'IssueTextContent' });

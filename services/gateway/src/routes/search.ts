@@ -1,11 +1,36 @@
-// Store search (one tenant) and global search (every tenant of the user).
+// Store search (one tenant) and global search (every tenant of the user): answered by catalog.
 import { z } from 'zod';
-import { later, route } from '../http/route.js';
-import { scopeSchema, Section } from './schemas.js';
+import { route } from '../http/route.js';
+import { PagedSection, queryInt, scopeSchema } from './schemas.js';
+import { tenantIdsOf } from './user.js';
+import { catalogScope, pagedSectionToWire } from './wire.js';
 
-const CATALOG = 'the catalog and storefront release';
-const query = z.string().min(2).max(128).meta({ description: 'NFC-normalized' });
-const noContent = { 204: { description: 'The `storefront_search` feature is disabled for the tenant' } };
+const QUERY_MIN = 2;
+const QUERY_MAX = 128;
+
+/**
+ * `query`: 2-128 characters counted as catalog counts them (code points after
+ * NFC normalization and trimming), so a decomposed `Cro\u0301nicas` or an
+ * emoji is not longer here than there. Sent to catalog as it came.
+ */
+const searchQuery = z
+  .string()
+  .superRefine((value, context) => {
+    const length = [...value.normalize('NFC').trim()].length;
+    if (length < QUERY_MIN) context.addIssue({ code: 'too_small', origin: 'string', minimum: QUERY_MIN, inclusive: true, input: value });
+    if (length > QUERY_MAX) context.addIssue({ code: 'too_big', origin: 'string', maximum: QUERY_MAX, inclusive: true, input: value });
+  })
+  .meta({
+    description: `${QUERY_MIN}-${QUERY_MAX} characters after NFC normalization and trimming; case- and accent-insensitive`,
+    minLength: QUERY_MIN,
+    maxLength: QUERY_MAX,
+    example: 'cafe',
+  });
+const page = queryInt({ min: 1, max: 10_000, fallback: 1, description: 'Results page (8 per page)' });
+const noContent = { 204: { description: 'The `storefront_search` feature is disabled for the tenant; no body' } };
+const searchDescription =
+  'Matches title, author, publisher, keywords and description; ranked by relevance, then recency. No match gives empty ' +
+  '`data`, `from`/`to` null, `last_page` 1, `total` 0.';
 
 export const searchRoutes = [
   route({
@@ -13,22 +38,48 @@ export const searchRoutes = [
     path: '/api/v2/search/store',
     tag: 'Search',
     summary: "Search the tenant's publications",
+    description: `${searchDescription} \`scope=all\`: the storefront, with the commerce fields. 204 when the tenant's \`storefront_search\` flag is off.`,
     auth: 'jwt',
     tenant: 'single',
-    query: z.object({ query, scope: scopeSchema.default('owned') }),
-    responses: { 200: { description: 'Section `search` with page meta (per_page 8)', schema: Section }, ...noContent },
-    handler: later('store search', CATALOG),
+    query: z.object({ query: searchQuery, page, scope: scopeSchema.default('owned') }),
+    responses: { 200: { description: 'Section `search` with page meta (per_page 8)', schema: PagedSection }, ...noContent },
+    handler: async ({ query, user, tenant, lang, services }) => {
+      const response = await services.catalog.searchStore({
+        tenantId: tenant.id,
+        userId: user.id,
+        query: query.query,
+        page: query.page,
+        scope: catalogScope(query.scope),
+        lang,
+      });
+      if (response.searchDisabled) return { status: 204 };
+      return { status: 200, body: pagedSectionToWire(response.section, 'SearchStore') };
+    },
   }),
   route({
     method: 'get',
     path: '/api/v2/search/global',
     tag: 'Search',
     summary: "Search the publications of all the user's tenants",
-    description: 'Items carry `tenant_id`; never commerce fields; `scope` is ignored.',
+    description:
+      `${searchDescription} What the user can read in each of their tenants, in one ranking; items carry \`tenant_id\`, never ` +
+      "commerce fields; `scope` is ignored. 204 when the app tenant's (X-CustomApp-Tenant-Id, default 1) `storefront_search` flag is off.",
     auth: 'jwt',
     tenant: 'multi',
-    query: z.object({ query }),
-    responses: { 200: { description: 'Section `search`', schema: Section }, ...noContent },
-    handler: later('global search', CATALOG),
+    uses: ['app-tenant'],
+    query: z.object({ query: searchQuery, page }),
+    responses: { 200: { description: 'Section `search` with page meta (per_page 8)', schema: PagedSection }, ...noContent },
+    handler: async ({ query, user, lang, appTenantId, services }) => {
+      const response = await services.catalog.searchGlobal({
+        tenantIds: await tenantIdsOf(services, user.id),
+        userId: user.id,
+        query: query.query,
+        page: query.page,
+        lang,
+        appTenantId,
+      });
+      if (response.searchDisabled) return { status: 204 };
+      return { status: 200, body: pagedSectionToWire(response.section, 'SearchGlobal') };
+    },
   }),
 ];

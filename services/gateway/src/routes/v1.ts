@@ -1,57 +1,33 @@
 // API v1: the reader engine's API under {store}/api/v1. The store (tenant) is
-// the Host the gateway was reached with; authentication is the reader-token.
+// the Host the gateway was reached with; authentication is the reader-token,
+// verified by the reader service for the store's tenant.
 import { z } from 'zod';
-import { later, route, type Route } from '../http/route.js';
+import { notes, reader } from '@folio/proto';
+import { route } from '../http/route.js';
+import { verifyReaderScope } from './notes.js';
+import { hitToWire } from './reader.js';
 import {
-  AiActions,
-  aiActionBody,
-  AiResult,
-  createNoteBody,
-  dictionaryBody,
   id,
-  listenBody,
+  IssueTextContent,
+  noteCreateBodyV1,
   NoteV1,
-  ReaderSession,
+  ReaderSessionV1,
+  StoredReaderSession,
   TextSearchHit,
-  translateBody,
-  TranslateResponse,
+  updateNoteBody,
 } from './schemas.js';
+import { annotationChangeOf, noteDraftOf, noteToWire, readerBody } from './wire.js';
 
-const READER = 'the reader release';
-const NOTES = 'the notes release';
-const INTEGRATIONS = 'the integrations release';
 const store = { tenant: 'store' } as const;
 const v1 = { ...store, tag: 'Reader API v1' } as const;
 const readerAuth = { ...v1, auth: 'reader-token' } as const;
 
-const ReaderSessionRecord = z.record(z.string(), z.unknown()).meta({ id: 'ReaderSessionRecord', description: 'The stored reader session' });
-const sessionParams = z.object({ id: z.string().min(1).max(64).meta({ description: 'Reader session id' }) });
+const V1 = notes.ApiVersion.API_VERSION_V1;
+const sessionParams = z.object({ id: id('Reader session id (`id` of the exchange answer)') });
 const noteParams = z.object({ id: id('Note id') });
 const notOwned = { 403: 'The note belongs to another user' };
-
-function translateRoute(path: string, summary: string): Route {
-  return route({
-    ...readerAuth,
-    method: 'post',
-    path,
-    summary,
-    body: translateBody,
-    responses: { 200: { description: 'Translation', schema: TranslateResponse } },
-    handler: later('translation', INTEGRATIONS),
-  });
-}
-
-function listenRoute(path: string, summary: string): Route {
-  return route({
-    ...readerAuth,
-    method: 'post',
-    path,
-    summary,
-    body: listenBody,
-    responses: { 200: { description: 'MP3 audio, cached 30 minutes', contentType: 'audio/mpeg', schema: z.string().meta({ format: 'binary' }) } },
-    handler: later('text to speech', INTEGRATIONS),
-  });
-}
+const tokenRefused = { 403: 'A missing, corrupt, expired or foreign reader-token (another store)' };
+const scopeOf = ({ tenantId, userId, issueId, readerToken }: notes.ReaderScope): notes.ReaderScope => ({ tenantId, userId, issueId, readerToken });
 
 export const v1Routes = [
   route({
@@ -60,15 +36,27 @@ export const v1Routes = [
     method: 'post',
     path: '/api/v1/sessions',
     summary: 'Exchange the encrypted token of the reader settings for a reader session',
+    description:
+      '`token` is the `token` of `GET /api/v2/reader/settings/{issue_id}` (valid 10 minutes, for this store only). ' +
+      '`preview: true` forces a preview session. The answer adds `id`, the stored session.',
     body: z.object({
       token: z.string().min(1).max(8192),
       reader: z.string().max(64).optional(),
       engine_host: z.string().max(255).optional(),
       preview: z.boolean().optional(),
     }),
-    responses: { 200: { description: 'Reader session by content type; its `token` is the reader-token', schema: ReaderSession } },
-    errors: { 403: 'Invalid or corrupted token, or no access to the issue' },
-    handler: later('reader sessions', READER),
+    responses: { 200: { description: 'Reader session by content type; its `token` is the reader-token', schema: ReaderSessionV1 } },
+    errors: { 403: 'Invalid, corrupted, expired or foreign token, or no access to the issue' },
+    handler: async ({ body, tenant, services }) => {
+      const response = await services.reader.exchangeSessionToken({
+        storeTenantId: tenant.id,
+        token: body.token,
+        reader: body.reader,
+        engineHost: body.engine_host,
+        preview: body.preview,
+      });
+      return { status: 200, body: readerBody(response.bodyJson, 'ExchangeSessionToken') };
+    },
   }),
   route({
     ...v1,
@@ -77,8 +65,12 @@ export const v1Routes = [
     path: '/api/v1/sessions/{id}',
     summary: 'A stored reader session',
     params: sessionParams,
-    responses: { 200: { description: 'Reader session record', schema: ReaderSessionRecord } },
-    handler: later('reader sessions', READER),
+    responses: { 200: { description: 'Reader session record (`token` is always null)', schema: StoredReaderSession } },
+    errors: { 404: 'Unknown session, or a session of another store' },
+    handler: async ({ params, tenant, services }) => {
+      const response = await services.reader.getReaderSession({ storeTenantId: tenant.id, sessionId: params.id });
+      return { status: 200, body: readerBody(response.bodyJson, 'GetReaderSession') };
+    },
   }),
   route({
     ...v1,
@@ -86,26 +78,43 @@ export const v1Routes = [
     method: 'delete',
     path: '/api/v1/sessions/{id}',
     summary: 'Delete a reader session',
+    description: 'Its reader-token stops working at once.',
     params: sessionParams,
-    responses: { 200: { description: 'The deleted record', schema: ReaderSessionRecord } },
-    handler: later('reader sessions', READER),
+    responses: { 200: { description: 'The deleted record', schema: StoredReaderSession } },
+    errors: { 404: 'Unknown session, or a session of another store' },
+    handler: async ({ params, tenant, services }) => {
+      const response = await services.reader.deleteReaderSession({ storeTenantId: tenant.id, sessionId: params.id });
+      return { status: 200, body: readerBody(response.bodyJson, 'DeleteReaderSession') };
+    },
   }),
   route({
     ...readerAuth,
     method: 'get',
     path: '/api/v1/notes',
     summary: 'Notes of the reader session, by creation date',
+    description: '`totalText` is encrypted with the reader session key.',
     responses: { 200: { description: 'Notes', schema: z.array(NoteV1) } },
-    handler: later('notes', NOTES),
+    errors: tokenRefused,
+    handler: async ({ tenant, readerToken, services }) => {
+      const scope = await verifyReaderScope(services, readerToken, tenant.id);
+      const response = await services.notes.listNotes({ scope: scopeOf(scope), apiVersion: V1 });
+      return { status: 200, body: response.notes.map((note) => noteToWire(note, V1)) };
+    },
   }),
   route({
     ...readerAuth,
     method: 'post',
     path: '/api/v1/notes',
     summary: 'Create a note (`epubLocation` is a string in v1)',
-    body: createNoteBody(z.string().max(4096)),
+    description: 'Idempotent per `uuid`: a repeated uuid answers 201 with the existing note unchanged.',
+    body: noteCreateBodyV1,
     responses: { 201: { description: 'Created note', schema: NoteV1 } },
-    handler: later('notes', NOTES),
+    errors: tokenRefused,
+    handler: async ({ body, tenant, readerToken, services }) => {
+      const scope = await verifyReaderScope(services, readerToken, tenant.id);
+      const response = await services.notes.createNote({ scope: scopeOf(scope), apiVersion: V1, note: noteDraftOf(body) });
+      return { status: 201, body: noteToWire(response.note, V1) };
+    },
   }),
   route({
     ...readerAuth,
@@ -114,19 +123,34 @@ export const v1Routes = [
     summary: 'A note',
     params: noteParams,
     responses: { 200: { description: 'Note', schema: NoteV1 } },
-    errors: notOwned,
-    handler: later('notes', NOTES),
+    errors: { ...tokenRefused, ...notOwned, 404: 'Unknown note, or not in the issue of the reader session' },
+    handler: async ({ params, tenant, readerToken, services }) => {
+      const scope = await verifyReaderScope(services, readerToken, tenant.id);
+      const response = await services.notes.getNote({ scope: scopeOf(scope), apiVersion: V1, noteId: params.id });
+      return { status: 200, body: noteToWire(response.note, V1) };
+    },
   }),
   route({
     ...readerAuth,
     method: 'patch',
     path: '/api/v1/notes/{id}',
     summary: "Change a note's color or comment",
+    description: 'Text and position are immutable: other keys are ignored. `annotationText: null` clears the comment; an absent key keeps it.',
     params: noteParams,
-    body: z.object({ color: z.string().min(1).max(32), annotationText: z.string().nullable().optional() }),
+    body: updateNoteBody,
     responses: { 200: { description: 'Updated note', schema: NoteV1 } },
-    errors: notOwned,
-    handler: later('notes', NOTES),
+    errors: { ...tokenRefused, ...notOwned, 404: 'Unknown note, or not in the issue of the reader session' },
+    handler: async ({ params, body, tenant, readerToken, services, req }) => {
+      const scope = await verifyReaderScope(services, readerToken, tenant.id);
+      const response = await services.notes.updateNote({
+        scope: scopeOf(scope),
+        apiVersion: V1,
+        noteId: params.id,
+        color: body.color,
+        annotationText: annotationChangeOf(req.body, body.annotationText),
+      });
+      return { status: 200, body: noteToWire(response.note, V1) };
+    },
   }),
   route({
     ...readerAuth,
@@ -135,67 +159,57 @@ export const v1Routes = [
     summary: 'Delete a note',
     params: noteParams,
     responses: { 200: { description: 'Deleted note', schema: NoteV1 } },
-    errors: notOwned,
-    handler: later('notes', NOTES),
+    errors: { ...tokenRefused, ...notOwned, 404: 'Unknown note, or not in the issue of the reader session' },
+    handler: async ({ params, tenant, readerToken, services }) => {
+      const scope = await verifyReaderScope(services, readerToken, tenant.id);
+      const response = await services.notes.deleteNote({ scope: scopeOf(scope), apiVersion: V1, noteId: params.id });
+      return { status: 200, body: noteToWire(response.note, V1) };
+    },
   }),
   route({
     ...readerAuth,
     method: 'get',
     path: '/api/v1/issue-text-content',
     summary: 'Search the text of an issue',
+    description: 'Up to 50 hits by relevance; matched words in `<b>`; `location` `page_<n>_section_<m>` (PDF page or EPUB spine position, paragraph).',
     query: z.object({ issue_id: id('Issue id'), search: z.string().min(4).max(128) }),
     responses: { 200: { description: 'Up to 50 hits, matches in <b>, location page_<n>_section_<n>', schema: z.array(TextSearchHit) } },
-    errors: { 403: 'The tenant has no access to the issue', 404: 'The issue has no indexed text' },
-    handler: later('in-issue text search', READER),
+    errors: { 403: 'The tenant has no access to the issue, or a refused reader-token', 404: 'The issue has no indexed text' },
+    handler: async ({ query, tenant, readerToken, services }) => {
+      const response = await services.reader.searchIssueText({
+        readerToken: readerToken ?? '',
+        expectedTenantId: tenant.id,
+        search: query.search,
+        api: reader.SearchApi.SEARCH_API_V1,
+        issueId: query.issue_id,
+      });
+      return { status: 200, body: response.hits.map(hitToWire) };
+    },
   }),
   route({
     ...v1,
     auth: 'none',
     method: 'get',
     path: '/api/v1/issue-text-content/{id}',
-    summary: 'Text content records of an issue',
-    params: z.object({ id: z.string().min(1).max(64) }),
+    summary: 'Text content records of one page of an issue',
+    description: '`{id}` is the page: the PDF page number or the EPUB spine position, 1-based. Issues of this store only.',
+    params: z.object({ id: id('Page (PDF page, EPUB spine position), 1-based') }),
     query: z.object({ issue_id: id('Issue id') }),
-    responses: { 200: { description: 'IssueTextContent records', schema: z.array(z.record(z.string(), z.unknown())) } },
-    handler: later('issue text content', READER),
-  }),
-  translateRoute('/api/v1/integrations/translate', 'Translate a passage'),
-  translateRoute('/api/v1/integrations/google-translate', 'Translate a passage (legacy alias of /integrations/translate)'),
-  listenRoute('/api/v1/integrations/listen', 'Speak a passage (MP3)'),
-  listenRoute('/api/v1/integrations/amazon-polly', 'Speak a passage (legacy alias of /integrations/listen)'),
-  route({
-    ...readerAuth,
-    method: 'post',
-    path: '/api/v1/integrations/dictionary',
-    summary: 'Define a word or short phrase',
-    body: dictionaryBody,
-    responses: { 200: { description: 'Definition', schema: z.record(z.string(), z.unknown()) } },
-    handler: later('the dictionary', INTEGRATIONS),
-  }),
-  route({
-    ...readerAuth,
-    method: 'get',
-    path: '/api/v1/integrations/ai-integrations',
-    summary: 'AI actions with localized labels',
-    responses: { 200: { description: 'Actions', schema: AiActions } },
-    handler: later('AI actions', INTEGRATIONS),
-  }),
-  route({
-    ...readerAuth,
-    method: 'post',
-    path: '/api/v1/integrations/ai-integrations',
-    summary: 'Run an AI action on a passage',
-    body: aiActionBody,
-    responses: { 200: { description: 'Result', schema: AiResult } },
-    handler: later('AI actions', INTEGRATIONS),
-  }),
-  route({
-    ...readerAuth,
-    method: 'put',
-    path: '/api/v1/integrations/ai-integrations',
-    summary: 'Rate an AI response once (`score` is an integer in v1)',
-    body: z.object({ uuid: z.string().min(1).max(64), score: z.number().int() }),
-    responses: { 200: { description: 'Rated; empty body' } },
-    handler: later('AI ratings', INTEGRATIONS),
+    responses: { 200: { description: 'IssueTextContent records of the page, in order', schema: z.array(IssueTextContent) } },
+    errors: { 404: 'Unknown issue in this store, or no indexed text' },
+    handler: async ({ params, query, tenant, services }) => {
+      const response = await services.reader.listIssueTextContent({ storeTenantId: tenant.id, issueId: query.issue_id, page: params.id });
+      return {
+        status: 200,
+        body: response.records.map((record) => ({
+          id: record.id,
+          issue_id: record.issueId,
+          page: record.page,
+          section: record.section,
+          location: record.location,
+          text: record.text,
+        })),
+      };
+    },
   }),
 ];

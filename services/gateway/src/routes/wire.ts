@@ -1,9 +1,23 @@
 // Proto messages → the spec's JSON shapes. Only the fields the spec names
 // leave the gateway: a proto Tenant carries settings that stay internal.
 import { DomainError } from '@folio/errors';
-import type { identity } from '@folio/proto';
+import { catalog, notes, type identity } from '@folio/proto';
 import type { z } from 'zod';
-import type { TenantObject, TokenResponse, UserObject } from './schemas.js';
+import type {
+  CursorMeta,
+  CursorSection,
+  IssueSummary,
+  LibraryShelves,
+  NoteV1,
+  NoteV2,
+  PagedSection,
+  PageMeta,
+  Price,
+  Shelf,
+  TenantObject,
+  TokenResponse,
+  UserObject,
+} from './schemas.js';
 
 export function tenantToWire(tenant: identity.Tenant): z.output<typeof TenantObject> {
   return {
@@ -30,4 +44,225 @@ export function tokensToWire(tokens: identity.TokenPair | undefined): z.output<t
     expires_in: tokens.expiresIn,
     refresh_token: tokens.refreshToken,
   };
+}
+
+// ------------------------------------------------------------ reader --
+
+/**
+ * A reader RPC's `body_json`: the complete HTTP body, already in the spec's
+ * shape. Parsed only to be sent again as JSON, never reshaped.
+ */
+export function readerBody(bodyJson: string, method: string): unknown {
+  try {
+    return JSON.parse(bodyJson) as unknown;
+  } catch {
+    throw new DomainError('INTERNAL', `reader ${method} answered a body that is not JSON`);
+  }
+}
+
+// ------------------------------------------------------------ notes --
+
+type NoteWire<V extends notes.ApiVersion> = z.output<V extends notes.ApiVersion.API_VERSION_V1 ? typeof NoteV1 : typeof NoteV2>;
+
+/**
+ * A note as the spec's camelCase JSON. The notes service already rendered it
+ * for the request's API version (encrypted totalText, epubLocation in that
+ * version's form): unset optional fields become null.
+ */
+export function noteToWire<V extends notes.ApiVersion>(note: notes.Note | undefined, version: V): NoteWire<V> {
+  if (!note) throw new DomainError('INTERNAL', 'notes answered without a note');
+  const epubLocation =
+    version === notes.ApiVersion.API_VERSION_V1 ? (note.epubLocationText ?? null) : (note.epubLocationList?.items ?? null);
+  return {
+    id: note.id,
+    uuid: note.uuid,
+    color: note.color,
+    totalLength: note.totalLength,
+    totalText: note.totalText,
+    annotationText: note.annotationText ?? null,
+    startPage: note.startPage ?? null,
+    startPageStartOffset: note.startPageStartOffset ?? null,
+    startPageLength: note.startPageLength ?? null,
+    endPage: note.endPage ?? null,
+    endPageLength: note.endPageLength ?? null,
+    epubLocationStartCfi: note.epubLocationStartCfi ?? null,
+    epubLocationEndCfi: note.epubLocationEndCfi ?? null,
+    epubChapter: note.epubChapter ?? null,
+    epubLocationStartChar: note.epubLocationStartChar ?? null,
+    epubLocation,
+    createdAt: note.createdAt,
+    updatedAt: note.updatedAt,
+  } as NoteWire<V>;
+}
+
+/** The validated create body (either version). JSON null and absent are both "unset". */
+export interface NoteCreateBody {
+  uuid: string;
+  color: string;
+  totalLength: number;
+  totalText: string;
+  annotationText?: string | null | undefined;
+  startPage?: number | null | undefined;
+  startPageStartOffset?: number | null | undefined;
+  startPageLength?: number | null | undefined;
+  endPage?: number | null | undefined;
+  endPageLength?: number | null | undefined;
+  epubLocationStartCfi?: string | null | undefined;
+  epubLocationEndCfi?: string | null | undefined;
+  epubChapter?: string | null | undefined;
+  epubLocationStartChar?: string | null | undefined;
+  epubLocation?: string[] | string | null | undefined;
+}
+
+/**
+ * The create body as a NoteDraft: null → undefined (ts-proto's encoders only
+ * skip undefined), `epubLocation` to the list (v2 array) or the text (v1 string).
+ */
+export function noteDraftOf(body: NoteCreateBody): notes.NoteDraft {
+  const unset = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
+  const location = unset(body.epubLocation);
+  return {
+    uuid: body.uuid,
+    color: body.color,
+    totalLength: body.totalLength,
+    totalText: body.totalText,
+    annotationText: unset(body.annotationText),
+    startPage: unset(body.startPage),
+    startPageStartOffset: unset(body.startPageStartOffset),
+    startPageLength: unset(body.startPageLength),
+    endPage: unset(body.endPage),
+    endPageLength: unset(body.endPageLength),
+    epubLocationStartCfi: unset(body.epubLocationStartCfi),
+    epubLocationEndCfi: unset(body.epubLocationEndCfi),
+    epubChapter: unset(body.epubChapter),
+    epubLocationStartChar: unset(body.epubLocationStartChar),
+    ...(Array.isArray(location) ? { epubLocationList: { items: location } } : {}),
+    ...(typeof location === 'string' ? { epubLocationText: location } : {}),
+  };
+}
+
+/**
+ * The comment change of an update: absent key → keep (undefined), null →
+ * clear (`{}`), a string → replace. `raw` is the body as sent, where an
+ * absent key and a null can be told apart.
+ */
+export function annotationChangeOf(raw: unknown, value: string | null | undefined): notes.AnnotationTextChange | undefined {
+  const present = typeof raw === 'object' && raw !== null && Object.prototype.hasOwnProperty.call(raw, 'annotationText');
+  if (!present) return undefined;
+  return typeof value === 'string' ? { value } : {};
+}
+
+// ------------------------------------------------------------ catalog --
+
+type IssueWire = z.output<typeof IssueSummary>;
+type PriceWire = z.output<typeof Price>;
+type ShelfWire = z.output<typeof Shelf>;
+type PageMetaWire = z.output<typeof PageMeta>;
+type CursorMetaWire = z.output<typeof CursorMeta>;
+
+function catalogBreach(method: string, what: string): DomainError {
+  // A success without a required part is a contract breach upstream, not the client's fault.
+  return new DomainError('INTERNAL', `catalog ${method} answered without ${what}`);
+}
+
+function priceToWire(price: catalog.Price): PriceWire {
+  return {
+    currency: price.currency,
+    amount: price.amount,
+    // The key exists only while a promotion runs.
+    ...(price.discount && {
+      discount: { amount: price.discount.amount, percentage: price.discount.percentage ?? null, ends_at: price.discount.endsAt ?? null },
+    }),
+  };
+}
+
+/**
+ * An issue summary with every field of the spec, in its order; absent
+ * optionals are null. Storefront items (scope=all) get the commerce fields
+ * spread in; other items get none of those keys.
+ */
+export function issueToWire(issue: catalog.IssueSummary): IssueWire {
+  const summary: IssueWire = {
+    id: issue.id,
+    tenant_id: issue.tenantId,
+    name: issue.name,
+    slug: issue.slug,
+    cover_url: issue.coverUrl,
+    published_at: issue.publishedAt,
+    type: issue.type,
+    description: issue.description,
+    external_id: issue.externalId,
+    number_of_pages: issue.numberOfPages ?? null,
+    lang: issue.lang,
+    author: issue.author,
+    publisher: issue.publisher,
+    bisac: issue.bisac,
+  };
+  const commerce = issue.commerce;
+  if (!commerce) return summary;
+  return {
+    ...summary,
+    can_be_read: commerce.canBeRead,
+    can_be_bought: commerce.canBeBought,
+    access_reason: (commerce.accessReason ?? null) as IssueWire['access_reason'],
+    free: commerce.free,
+    prices: commerce.prices.map(priceToWire),
+    purchase_link: commerce.purchaseLink ?? null,
+    status: commerce.status,
+  };
+}
+
+export function pageMetaToWire(meta: catalog.PageMeta): PageMetaWire {
+  return {
+    current_page: meta.currentPage,
+    from: meta.from ?? null,
+    to: meta.to ?? null,
+    last_page: meta.lastPage,
+    per_page: meta.perPage,
+    total: meta.total,
+  };
+}
+
+export function cursorMetaToWire(meta: catalog.CursorMeta): CursorMetaWire {
+  return { per_page: meta.perPage, next_cursor: meta.nextCursor ?? null, prev_cursor: meta.prevCursor ?? null };
+}
+
+/**
+ * A section without meta: exactly the filter keys catalog set (it applies the
+ * X-AppBase-Version rule: `filter_params` or the `filter_name`/`filter_value`
+ * pair), the localized title and the items.
+ */
+export function shelfToWire(section: catalog.Section): ShelfWire {
+  return {
+    ...(section.filterName !== undefined && { filter_name: section.filterName }),
+    ...(section.filterValue !== undefined && { filter_value: section.filterValue }),
+    ...(section.filterParams !== undefined && { filter_params: section.filterParams }),
+    title: section.title,
+    data: section.data.map(issueToWire),
+  };
+}
+
+/** A single-section response (library filter, search, continue reading): the section with its page meta. */
+export function pagedSectionToWire(section: catalog.Section | undefined, method: string): z.output<typeof PagedSection> {
+  if (!section) throw catalogBreach(method, 'a section');
+  if (!section.meta) throw catalogBreach(method, 'page meta');
+  return { ...shelfToWire(section), meta: pageMetaToWire(section.meta) };
+}
+
+/** GET /api/v2/library: `{meta, data}` with page meta over shelves. */
+export function shelvesToWire(response: catalog.ListLibrarySectionsResponse): z.output<typeof LibraryShelves> {
+  if (!response.meta) throw catalogBreach('ListLibrarySections', 'page meta');
+  return { meta: pageMetaToWire(response.meta), data: response.sections.map(shelfToWire) };
+}
+
+/** GET /api/v2/user/my-content: the section with cursor meta. */
+export function myContentToWire(response: catalog.ListMyContentResponse): z.output<typeof CursorSection> {
+  if (!response.section) throw catalogBreach('ListMyContent', 'a section');
+  if (!response.meta) throw catalogBreach('ListMyContent', 'cursor meta');
+  return { ...shelfToWire(response.section), meta: cursorMetaToWire(response.meta) };
+}
+
+/** The `scope` query parameter as catalog's enum (`owned` is the default). */
+export function catalogScope(scope: 'owned' | 'all' | undefined): catalog.Scope {
+  return scope === 'all' ? catalog.Scope.SCOPE_ALL : catalog.Scope.SCOPE_OWNED;
 }

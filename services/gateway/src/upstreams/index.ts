@@ -80,7 +80,13 @@ export function createUpstreams(config: GatewayConfig, logger?: Logger): Upstrea
     commerce: createUpstream('commerce', commerce.CommerceServiceClient, config.COMMERCE_ADDR, settings, logger),
     reader: createUpstream('reader', reader.ReaderServiceClient, config.READER_ADDR, settings, logger),
     notes: createUpstream('notes', notes.NotesServiceClient, config.NOTES_ADDR, settings, logger),
-    integrations: createUpstream('integrations', integrations.IntegrationsServiceClient, config.INTEGRATIONS_ADDR, settings, logger),
+    integrations: createUpstream(
+      'integrations',
+      integrations.IntegrationsServiceClient,
+      config.INTEGRATIONS_ADDR,
+      { deadlineMs: config.INTEGRATIONS_DEADLINE_MS, breaker: { ...settings.breaker, timeoutMs: config.INTEGRATIONS_BREAKER_TIMEOUT_MS } },
+      logger,
+    ),
   };
 }
 
