@@ -47,11 +47,10 @@ function placement(version: Version, path: string): { path: string; tag: string;
 }
 
 /** Who calls and how their text is to be read: the reader-token's scope plus the tenant's settings. */
-async function callerOf(
-  version: Version,
-  { readerToken, tenant, user, lang: appLang, services, req }: Pick<RouteContext<unknown, unknown, unknown>, 'readerToken' | 'tenant' | 'user' | 'lang' | 'services' | 'req'>,
-): Promise<integrations.Caller> {
-  const scope = await verifyReaderScope(services, readerToken, tenant.id, version === 'v2' ? user.id : undefined);
+async function callerOf(version: Version, context: RouteContext<unknown, unknown, unknown>): Promise<integrations.Caller> {
+  // `context.user` exists on v2 routes only (v1 has no JWT): read it there only.
+  const { readerToken, tenant, lang: appLang, services, req } = context;
+  const scope = await verifyReaderScope(services, readerToken, tenant.id, version === 'v2' ? context.user.id : undefined);
   return {
     tenantId: scope.tenantId,
     userId: scope.userId,
