@@ -30,3 +30,32 @@ export function exitOnStartupFailure(logger: Logger, error: unknown): never {
   else logger.fatal({ err: error }, 'start-up failed');
   process.exit(1);
 }
+
+/**
+ * What a service must undo on stop, in reverse order of acquisition (stop
+ * taking calls first, close connections last), also when start-up fails half
+ * way. A failing step is logged and the others still run.
+ */
+export class Teardown {
+  private readonly steps: (() => unknown)[] = [];
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly service: string,
+  ) {}
+
+  add(step: () => unknown): void {
+    this.steps.push(step);
+  }
+
+  /** Runs every step once, newest first; later calls do nothing. */
+  readonly run = async (): Promise<void> => {
+    for (const step of this.steps.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        this.logger.warn({ err: error }, `${this.service} shutdown step failed`);
+      }
+    }
+  };
+}

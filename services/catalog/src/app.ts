@@ -2,7 +2,7 @@
 // before the first call, then kept in sync), clients of identity, commerce
 // and reader, the account-deletion consumer and the gRPC server. Tests start
 // it in-process on port 0 with a fresh database.
-import { createPromiseClient, startGrpcServer } from '@folio/grpc';
+import { createPromiseClient, startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
 import { Broker } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
@@ -38,17 +38,8 @@ export interface RunningCatalog {
 
 export async function startCatalog(config: CatalogConfig, logger: Logger = createLogger({ service: 'catalog', level: config.LOG_LEVEL })): Promise<RunningCatalog> {
   // Undone in reverse order on stop, or when start-up fails half-way.
-  const teardown: (() => Promise<unknown> | unknown)[] = [];
-  const stopAll = async () => {
-    for (const step of teardown.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        logger.warn({ err: error }, 'catalog shutdown step failed');
-      }
-    }
-    teardown.length = 0;
-  };
+  const teardown = new Teardown(logger, 'catalog');
+  const stopAll = teardown.run;
 
   if (config.NODE_ENV === 'production' && config.CURSOR_SECRET === DEV_CURSOR_SECRET) {
     logger.warn('CURSOR_SECRET is the public development default: set a secret of your own');
@@ -56,7 +47,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger = creat
 
   try {
     const connection = await connectMongo(config.MONGO_URL);
-    teardown.push(() => connection.close());
+    teardown.add(() => connection.close());
     const store = await openCatalogStore(connection);
 
     const view = new CatalogView();
@@ -64,12 +55,12 @@ export async function startCatalog(config: CatalogConfig, logger: Logger = creat
     const loaded = await sync.load();
     logger.info(loaded, 'catalog view loaded');
     sync.start(config.INDEX_REFRESH_INTERVAL_MS);
-    teardown.push(() => sync.stop());
+    teardown.add(() => sync.stop());
 
     const identityClient = createPromiseClient(identity.IdentityServiceClient, config.IDENTITY_ADDR);
     const commerceClient = createPromiseClient(commerce.CommerceServiceClient, config.COMMERCE_ADDR);
     const readerClient = createPromiseClient(reader.ReaderServiceClient, config.READER_ADDR);
-    teardown.push(() => [identityClient, commerceClient, readerClient].forEach((client) => client.close()));
+    teardown.add(() => [identityClient, commerceClient, readerClient].forEach((client) => client.close()));
 
     const tenants = new IdentityTenants(identityClient, { ttlMs: config.TENANT_CACHE_TTL_MS, deadlineMs: config.UPSTREAM_DEADLINE_MS, logger });
     const access = new CommerceAccess(commerceClient, config.UPSTREAM_DEADLINE_MS);
@@ -94,7 +85,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger = creat
     const issues = new IssueLookup({ view, issues: store.issues });
 
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'catalog' });
-    teardown.push(() => broker.close());
+    teardown.add(() => broker.close());
     const consumers = await startCatalogConsumers({
       broker,
       connection,
@@ -107,7 +98,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger = creat
         retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
       },
     });
-    teardown.push(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+    teardown.add(() => Promise.all(consumers.map((consumer) => consumer.stop())));
 
     const grpc = await startGrpcServer({
       logger,
@@ -120,7 +111,7 @@ export async function startCatalog(config: CatalogConfig, logger: Logger = creat
         },
       ],
     });
-    teardown.push(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+    teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
 
     return {
       grpcPort: grpc.port,

@@ -2,7 +2,7 @@
 // broker with the outbox relay (purchase.completed) and the account-deletion
 // consumer, the payment provider, and the gRPC server. Tests start it
 // in-process on port 0 with a fresh database.
-import { createPromiseClient, startGrpcServer } from '@folio/grpc';
+import { createPromiseClient, startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
 import { Broker, Outbox } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
@@ -46,37 +46,28 @@ export async function startCommerce(
 ): Promise<RunningCommerce> {
   const clock = options.clock ?? systemClock;
   // Undone in reverse order on stop, or when start-up fails half-way.
-  const teardown: (() => Promise<unknown> | unknown)[] = [];
-  const stopAll = async () => {
-    for (const step of teardown.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        logger.warn({ err: error }, 'commerce shutdown step failed');
-      }
-    }
-    teardown.length = 0;
-  };
+  const teardown = new Teardown(logger, 'commerce');
+  const stopAll = teardown.run;
 
   try {
     const connection = await connectMongo(config.MONGO_URL);
-    teardown.push(() => connection.close());
+    teardown.add(() => connection.close());
     const store = await openCommerceStore(connection);
 
     const identityClient = createPromiseClient(identity.IdentityServiceClient, config.IDENTITY_ADDR, { defaultDeadlineMs: config.PEER_DEADLINE_MS });
-    teardown.push(() => identityClient.close());
+    teardown.add(() => identityClient.close());
     const catalogClient = createPromiseClient(catalog.CatalogServiceClient, config.CATALOG_ADDR, { defaultDeadlineMs: config.PEER_DEADLINE_MS });
-    teardown.push(() => catalogClient.close());
+    teardown.add(() => catalogClient.close());
     const tenants = new IdentityTenants(identityClient, config.TENANT_CACHE_SECONDS * 1000, logger);
     const users = new IdentityUsers(identityClient);
     const names = new CatalogIssueNames(catalogClient, config.CATALOG_DEADLINE_MS, logger);
 
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'commerce' });
-    teardown.push(() => broker.close());
+    teardown.add(() => broker.close());
     const outbox = new Outbox(connection, broker, { exchange: config.EVENTS_EXCHANGE, logger });
     await outbox.ensureIndexes();
     outbox.start();
-    teardown.push(() => outbox.stop());
+    teardown.add(() => outbox.stop());
     const events = new OutboxEventSink(outbox);
 
     const provider = options.paymentProvider ?? new LocalTestPaymentProvider(connection, clock);
@@ -105,7 +96,7 @@ export async function startCommerce(
         retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
       },
     });
-    teardown.push(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+    teardown.add(() => Promise.all(consumers.map((consumer) => consumer.stop())));
 
     const prune = setInterval(() => {
       store.webSessions
@@ -114,14 +105,14 @@ export async function startCommerce(
         .catch((error: unknown) => logger.warn({ err: error }, 'pruning web sessions failed'));
     }, PRUNE_EVERY_MS);
     prune.unref();
-    teardown.push(() => clearInterval(prune));
+    teardown.add(() => clearInterval(prune));
 
     const grpc = await startGrpcServer({
       logger,
       port: config.GRPC_PORT,
       services: [{ name: SERVICE_NAME, definition: commerce.CommerceServiceService, handlers: commerceHandlers({ access, purchases, checkout }) }],
     });
-    teardown.push(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+    teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
 
     return { grpcPort: grpc.port, stop: stopAll };
   } catch (error) {

@@ -1,7 +1,7 @@
 // Wires the identity service: database, Redis rate limiter, SMTP, broker with
 // the outbox relay and the consumers, signing keys, and the gRPC server.
 // Tests start it in-process on port 0 with a fresh database.
-import { startGrpcServer } from '@folio/grpc';
+import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
 import { Broker, Outbox } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
@@ -43,37 +43,28 @@ export interface RunningIdentity {
 export async function startIdentity(config: IdentityConfig, options: { logger?: Logger } = {}): Promise<RunningIdentity> {
   const logger = options.logger ?? createLogger({ service: 'identity', level: config.LOG_LEVEL });
   // Undone in reverse order on stop, or when start-up fails half-way.
-  const teardown: (() => Promise<unknown> | unknown)[] = [];
-  const stopAll = async () => {
-    for (const step of teardown.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        logger.warn({ err: error }, 'identity shutdown step failed');
-      }
-    }
-    teardown.length = 0;
-  };
+  const teardown = new Teardown(logger, 'identity');
+  const stopAll = teardown.run;
 
   try {
     const connection = await connectMongo(config.MONGO_URL);
-    teardown.push(() => connection.close());
+    teardown.add(() => connection.close());
     const store = await openIdentityStore(connection);
 
     const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000 });
     redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
-    teardown.push(() => redis.quit().catch(() => redis.disconnect()));
+    teardown.add(() => redis.quit().catch(() => redis.disconnect()));
     const limiter = new RateLimiter(redis, config.RATE_LIMIT_PREFIX);
 
     const mailer = new SmtpMailer(config.SMTP_URL, config.SMTP_FROM);
-    teardown.push(() => mailer.close());
+    teardown.add(() => mailer.close());
 
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'identity' });
-    teardown.push(() => broker.close());
+    teardown.add(() => broker.close());
     const outbox = new Outbox(connection, broker, { exchange: config.EVENTS_EXCHANGE, logger });
     await outbox.ensureIndexes();
     outbox.start();
-    teardown.push(() => outbox.stop());
+    teardown.add(() => outbox.stop());
     const events = new OutboxEventSink(outbox);
 
     const keys = new SigningKeys(store.signingKeys, {
@@ -138,7 +129,7 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
         retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
       },
     });
-    teardown.push(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+    teardown.add(() => Promise.all(consumers.map((consumer) => consumer.stop())));
 
     const grpc = await startGrpcServer({
       logger,
@@ -151,7 +142,7 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
         },
       ],
     });
-    teardown.push(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+    teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
 
     return {
       grpcPort: grpc.port,

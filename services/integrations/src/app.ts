@@ -3,7 +3,7 @@
 // the hosted adapter when its URL is configured) behind its own circuit
 // breaker, and the gRPC server. Tests start it in-process on port 0 and may
 // hand in engines of their own (a counting synthesizer, a hanging provider).
-import { startGrpcServer } from '@folio/grpc';
+import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
 import { Broker } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
@@ -57,26 +57,17 @@ export async function startIntegrations(
   overrides: EngineOverrides = {},
 ): Promise<RunningIntegrations> {
   // Undone in reverse order on stop, or when start-up fails half-way.
-  const teardown: (() => Promise<unknown> | unknown)[] = [];
-  const stopAll = async () => {
-    for (const step of teardown.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        logger.warn({ err: error }, 'integrations shutdown step failed');
-      }
-    }
-    teardown.length = 0;
-  };
+  const teardown = new Teardown(logger, 'integrations');
+  const stopAll = teardown.run;
 
   try {
     const connection = await connectMongo(config.MONGO_URL);
-    teardown.push(() => connection.close());
+    teardown.add(() => connection.close());
     const responses = await AiResponseRepository.open(connection);
 
     const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000 });
     redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
-    teardown.push(() => redis.quit().catch(() => redis.disconnect()));
+    teardown.add(() => redis.quit().catch(() => redis.disconnect()));
     const cache = new RedisAudioCache(redis, { prefix: config.LISTEN_CACHE_PREFIX, ttlSeconds: config.LISTEN_CACHE_TTL_SECONDS, logger });
 
     const breaker = (provider: string, timeoutMs: number, extra: Partial<BreakerSettings> = {}) => {
@@ -85,14 +76,14 @@ export async function startIntegrations(
         { timeoutMs, resetMs: config.BREAKER_RESET_MS, errorPercent: config.BREAKER_ERROR_PERCENT, volume: config.BREAKER_VOLUME, ...extra },
         logger,
       );
-      teardown.push(() => created.shutdown());
+      teardown.add(() => created.shutdown());
       return created;
     };
     const local = { concurrency: config.LOCAL_ENGINE_CONCURRENCY };
 
     const detector: LanguageDetector = new FrancDetector();
     const wordnet = new WordNet(config.WORDNET_DIR);
-    teardown.push(() => wordnet.close());
+    teardown.add(() => wordnet.close());
     // Reading the indexes takes about a second: do it now rather than in the first request.
     wordnet.load().catch((error: unknown) => logger.warn({ err: error, dir: config.WORDNET_DIR }, 'WordNet could not be loaded'));
     const chat = config.AI_BASE_URL ? new OpenAiChatClient({ baseUrl: config.AI_BASE_URL, model: config.AI_MODEL, apiKey: config.AI_API_KEY }) : undefined;
@@ -123,7 +114,7 @@ export async function startIntegrations(
     let passages: PassageSource | undefined = overrides.passages;
     if (!passages && config.READER_ADDR) {
       const reader = new ReaderPassageSource(config.READER_ADDR, config.PASSAGES_TIMEOUT_MS);
-      teardown.push(() => reader.close());
+      teardown.add(() => reader.close());
       passages = reader;
     }
     const guardedPassages = passages && new GuardedPassageSource(passages, breaker('reader-passages', config.PASSAGES_TIMEOUT_MS));
@@ -132,7 +123,7 @@ export async function startIntegrations(
     const ai = new GuardedAiEngine(rawAi, breaker(`ai:${rawAi.name}`, config.AI_TIMEOUT_MS));
 
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'integrations' });
-    teardown.push(() => broker.close());
+    teardown.add(() => broker.close());
     const eraser = await startAccountEraser({
       broker,
       connection,
@@ -145,7 +136,7 @@ export async function startIntegrations(
         retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
       },
     });
-    teardown.push(() => eraser.stop());
+    teardown.add(() => eraser.stop());
 
     const grpc = await startGrpcServer({
       logger,
@@ -163,7 +154,7 @@ export async function startIntegrations(
         },
       ],
     });
-    teardown.push(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+    teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
     const engines = { translate: rawTranslator.name, listen: rawSynthesizer.name, dictionary: rawDictionary.name, ai: rawAi.name };
     logger.info({ engines }, 'integrations engines');
 

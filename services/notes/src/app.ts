@@ -1,7 +1,7 @@
 // Wires the notes service: database, broker with the account.deleted
 // consumer, and the gRPC server. Tests start it in-process on port 0 with a
 // fresh database and their own exchange and queue names.
-import { startGrpcServer } from '@folio/grpc';
+import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
 import { Broker } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
@@ -26,25 +26,16 @@ export async function startNotes(
   logger: Logger = createLogger({ service: 'notes', level: config.LOG_LEVEL }),
 ): Promise<RunningNotes> {
   // Undone in reverse order on stop, or when start-up fails half-way.
-  const teardown: (() => Promise<unknown> | unknown)[] = [];
-  const stopAll = async () => {
-    for (const step of teardown.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        logger.warn({ err: error }, 'notes shutdown step failed');
-      }
-    }
-    teardown.length = 0;
-  };
+  const teardown = new Teardown(logger, 'notes');
+  const stopAll = teardown.run;
 
   try {
     const connection = await connectMongo(config.MONGO_URL);
-    teardown.push(() => connection.close());
+    teardown.add(() => connection.close());
     const repository = await openNoteRepository(connection);
 
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'notes' });
-    teardown.push(() => broker.close());
+    teardown.add(() => broker.close());
 
     const consumers = await startNotesConsumers({
       broker,
@@ -58,14 +49,14 @@ export async function startNotes(
         retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
       },
     });
-    teardown.push(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+    teardown.add(() => Promise.all(consumers.map((consumer) => consumer.stop())));
 
     const grpc = await startGrpcServer({
       logger,
       port: config.GRPC_PORT,
       services: [{ name: SERVICE_NAME, definition: notes.NotesServiceService, handlers: notesHandlers({ notes: new Notes(repository, logger) }) }],
     });
-    teardown.push(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+    teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
 
     return { grpcPort: grpc.port, stop: stopAll };
   } catch (error) {

@@ -3,7 +3,7 @@
 // gRPC server. Tests start it in-process on port 0 with a fresh database and
 // a temporary storage directory.
 import { createHmac } from 'node:crypto';
-import { startGrpcServer } from '@folio/grpc';
+import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
 import { Broker } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
@@ -38,21 +38,12 @@ export interface RunningReader {
 
 export async function startReader(config: ReaderConfig, logger: Logger = createLogger({ service: 'reader', level: config.LOG_LEVEL })): Promise<RunningReader> {
   // Undone in reverse order on stop, or when start-up fails half-way.
-  const teardown: (() => Promise<unknown> | unknown)[] = [];
-  const stopAll = async () => {
-    for (const step of teardown.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        logger.warn({ err: error }, 'reader shutdown step failed');
-      }
-    }
-    teardown.length = 0;
-  };
+  const teardown = new Teardown(logger, 'reader');
+  const stopAll = teardown.run;
 
   try {
     const connection = await connectMongo(config.MONGO_URL);
-    teardown.push(() => connection.close());
+    teardown.add(() => connection.close());
     const store = await openReaderStore(connection);
 
     const storage = new LocalDiskStorage(config.READER_STORAGE_DIR);
@@ -69,7 +60,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       },
       logger,
     );
-    teardown.push(() => peers.close());
+    teardown.add(() => peers.close());
 
     const content = new ContentLinks(storage, urls);
     const sessions = new ReaderSessions({ manifests: store.manifests, sessions: store.sessions, tokens, peers, content });
@@ -91,10 +82,10 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const search = new TextSearch({ sessions, manifests: store.manifests, indexes, peers });
 
     const media = await startMediaServer({ storage, urls, logger, coverKeyOf: (issueId) => store.manifests.coverKeyOf(issueId) }, config.MEDIA_PORT, config.MEDIA_HOST);
-    teardown.push(() => media.close());
+    teardown.add(() => media.close());
 
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'reader' });
-    teardown.push(() => broker.close());
+    teardown.add(() => broker.close());
     const consumers = await startReaderConsumers({
       broker,
       connection,
@@ -107,14 +98,14 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
         retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
       },
     });
-    teardown.push(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+    teardown.add(() => Promise.all(consumers.map((consumer) => consumer.stop())));
 
     const grpc = await startGrpcServer({
       logger,
       port: config.GRPC_PORT,
       services: [{ name: SERVICE_NAME, definition: reader.ReaderServiceService, handlers: readerHandlers({ sessions, settings, positions, downloads, search }) }],
     });
-    teardown.push(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+    teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
 
     return { grpcPort: grpc.port, mediaPort: media.port, stop: stopAll };
   } catch (error) {
