@@ -3,27 +3,27 @@
 // (in-process, its own fresh database, exchange and queues), both called
 // through real gRPC clients. Catalog is deliberately not running: the
 // checkout page must fall back to the names stored with the offers.
-import { readFileSync } from 'node:fs';
 import amqp from 'amqplib';
-import { startIdentity } from '@folio/identity/app';
-import { loadIdentityConfig, type IdentityConfig } from '@folio/identity/config';
-import { seedIdentity, type IdentityDataset } from '@folio/identity/seed';
+import { startTestIdentity, type IdentityClient } from '@folio/identity/testing';
+import type { IdentityConfig } from '@folio/identity/config';
+import type { IdentityDataset } from '@folio/identity/seed';
 import { createPromiseClient, type PromiseClient } from '@folio/grpc';
 import { createLogger } from '@folio/logger';
 import type { DomainEvent } from '@folio/messaging';
 import { connectMongo, type Connection } from '@folio/mongo';
-import { commerce, identity } from '@folio/proto';
-import { freshMongoUrl, testInfra, uniqueName, waitFor } from '@folio/testing';
+import { commerce } from '@folio/proto';
+import { deleteTopology, demoDataset, freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
 import { startCommerce, type CommerceOptions, type RunningCommerce } from '../src/app.js';
 import { loadCommerceConfig, type CommerceConfig } from '../src/config.js';
 import { openCommerceStore, type CommerceStore } from '../src/data/index.js';
 import { seedCommerce, type CommerceDataset } from '../src/seed.js';
 
-export type CommerceClient = PromiseClient<commerce.CommerceServiceClient>;
-export type IdentityClient = PromiseClient<identity.IdentityServiceClient>;
+export { failureOf, observeEvents } from '@folio/testing';
 
-export const dataset = JSON.parse(readFileSync(new URL('../../../fixtures/demo-dataset.json', import.meta.url), 'utf8')) as CommerceDataset &
-  IdentityDataset;
+export type CommerceClient = PromiseClient<commerce.CommerceServiceClient>;
+export type { IdentityClient };
+
+export const dataset = demoDataset<CommerceDataset & IdentityDataset>();
 
 export const { ACCESS_REASON_UNSPECIFIED: NONE, ACCESS_REASON_FREE: FREE, ACCESS_REASON_PURCHASED: PURCHASED, ACCESS_REASON_SUBSCRIPTION: SUBSCRIPTION } =
   commerce.AccessReason;
@@ -47,23 +47,7 @@ export interface TestStack {
 
 export async function startStack(overrides: Record<string, string> = {}, options: CommerceOptions = {}): Promise<TestStack> {
   const infra = testInfra();
-
-  const identityConfig = loadIdentityConfig({
-    MONGO_URL: freshMongoUrl('commerce_identity').url,
-    REDIS_URL: infra.redisUrl,
-    AMQP_URL: infra.amqpUrl,
-    SMTP_URL: infra.smtpUrl,
-    GRPC_PORT: '0',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_PREFIX: uniqueName('commerce_identity_rl'),
-    EVENTS_EXCHANGE: uniqueName('identity.events'),
-    QUEUE_PREFIX: uniqueName('identity'),
-    SHUTDOWN_TIMEOUT_MS: '2000',
-  });
-  const identityDb = await connectMongo(identityConfig.MONGO_URL);
-  await seedIdentity(identityDb, dataset);
-  const identityService = await startIdentity(identityConfig, { logger: createLogger({ service: 'identity', level: 'silent' }) });
-  const identityClient = createPromiseClient(identity.IdentityServiceClient, `127.0.0.1:${identityService.grpcPort}`, { defaultDeadlineMs: 10_000 });
+  const identity = await startTestIdentity({ namePrefix: 'commerce' });
 
   const config = loadCommerceConfig({
     MONGO_URL: freshMongoUrl('commerce').url,
@@ -71,11 +55,11 @@ export async function startStack(overrides: Record<string, string> = {}, options
     REDIS_URL: infra.redisUrl,
     GRPC_PORT: '0',
     LOG_LEVEL: 'silent',
-    IDENTITY_ADDR: `127.0.0.1:${identityService.grpcPort}`,
+    IDENTITY_ADDR: identity.address,
     // Nothing listens there: catalog is down for these tests.
     CATALOG_ADDR: '127.0.0.1:1',
     EVENTS_EXCHANGE: uniqueName('commerce.events'),
-    IDENTITY_EVENTS_EXCHANGE: identityConfig.EVENTS_EXCHANGE,
+    IDENTITY_EVENTS_EXCHANGE: identity.config.EVENTS_EXCHANGE,
     QUEUE_PREFIX: uniqueName('commerce'),
     CONSUMER_RETRY_DELAY_MS: '200',
     SHUTDOWN_TIMEOUT_MS: '2000',
@@ -90,83 +74,26 @@ export async function startStack(overrides: Record<string, string> = {}, options
   // Ask identity which id each dataset user got instead of assuming the seed order.
   const users: Record<string, number> = {};
   for (let id = 1; Object.keys(users).length < dataset.users.length && id <= dataset.users.length + 20; id++) {
-    const found = await identityClient.getUser({ userId: id }).catch(() => null);
+    const found = await identity.client.getUser({ userId: id }).catch(() => null);
     if (found?.user) users[found.user.email] = found.user.id;
   }
 
   return {
     commerce: client,
-    identity: identityClient,
+    identity: identity.client,
     service,
     config,
-    identityConfig,
+    identityConfig: identity.config,
     db,
     store,
     users,
     async stop() {
       client.close();
-      identityClient.close();
       await service.stop();
-      await identityService.stop();
-      await deleteTopology([
-        { exchange: config.EVENTS_EXCHANGE, queues: [] },
-        { exchange: identityConfig.EVENTS_EXCHANGE, queues: [`${config.QUEUE_PREFIX}.account-eraser`, `${identityConfig.QUEUE_PREFIX}.help-router`, `${identityConfig.QUEUE_PREFIX}.account-eraser`] },
-      ]);
-      for (const connection of [db, identityDb]) {
-        await connection.dropDatabase().catch(() => {});
-        await connection.close();
-      }
-    },
-  };
-}
-
-async function deleteTopology(entries: { exchange: string; queues: string[] }[]): Promise<void> {
-  const connection = await amqp.connect(testInfra().amqpUrl);
-  try {
-    const channel = await connection.createChannel();
-    for (const { exchange, queues } of entries) {
-      for (const queue of queues) for (const suffix of ['', '.retry', '.dead']) await channel.deleteQueue(`${queue}${suffix}`);
-      await channel.deleteExchange(exchange);
-    }
-    await channel.close();
-  } finally {
-    await connection.close();
-  }
-}
-
-/** The rejection of a call, for asserting on its code, message and details. */
-export async function failureOf(call: Promise<unknown>): Promise<{ code: string; message: string; details: Record<string, any> }> {
-  try {
-    await call;
-  } catch (error) {
-    return error as { code: string; message: string; details: Record<string, any> };
-  }
-  throw new Error('expected the call to fail, but it succeeded');
-}
-
-/** A queue of our own bound to an exchange: what other services would receive. */
-export async function observeEvents(exchange: string, bindings: string[]) {
-  const connection = await amqp.connect(testInfra().amqpUrl);
-  const channel = await connection.createChannel();
-  await channel.assertExchange(exchange, 'topic', { durable: true });
-  const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
-  for (const binding of bindings) await channel.bindQueue(queue, exchange, binding);
-  const received: DomainEvent[] = [];
-  await channel.consume(queue, (message) => {
-    if (!message) return;
-    received.push(JSON.parse(message.content.toString('utf8')) as DomainEvent);
-    channel.ack(message);
-  });
-  return {
-    received,
-    waitFor: <P = unknown>(type: string, match: (event: DomainEvent<P>) => boolean = () => true, timeoutMs = 10_000) =>
-      waitFor(() => received.find((event) => event.type === type && match(event as DomainEvent<P>)) as DomainEvent<P> | undefined, {
-        timeoutMs,
-        what: `event ${type}`,
-      }),
-    close: async () => {
-      await channel.close().catch(() => {});
-      await connection.close().catch(() => {});
+      await identity.stop();
+      await deleteTopology({ exchanges: [config.EVENTS_EXCHANGE], consumers: [`${config.QUEUE_PREFIX}.account-eraser`] });
+      await db.dropDatabase().catch(() => {});
+      await db.close();
     },
   };
 }

@@ -2,79 +2,14 @@
 // identity service (in-process, port 0, a fresh database seeded with the demo
 // dataset, its own rate-limit prefix, exchange and queues) and real Redis.
 // Every other upstream address points at a closed port.
-import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import amqp from 'amqplib';
-import { startIdentity, type RunningIdentity } from '@folio/identity/app';
-import { loadIdentityConfig, type IdentityConfig } from '@folio/identity/config';
-import { seedIdentity, type IdentityDataset } from '@folio/identity/seed';
-import { createLogger } from '@folio/logger';
-import { connectMongo } from '@folio/mongo';
-import { emailsTo, freshMongoUrl, loginCodeFrom, testInfra, uniqueName, waitForEmail } from '@folio/testing';
+import { startTestIdentity, type TestIdentity } from '@folio/identity/testing';
+import { emailsTo, loginCodeFrom, testInfra, uniqueName, waitForEmail } from '@folio/testing';
 import { startGateway, type Gateway } from '../src/app.js';
 import { loadGatewayConfig, type GatewayConfig } from '../src/config.js';
 
-export const dataset = JSON.parse(
-  readFileSync(new URL('../../../fixtures/demo-dataset.json', import.meta.url), 'utf8'),
-) as IdentityDataset;
-
 /** Nothing listens on port 1: connections are refused at once. */
 export const CLOSED_ADDR = '127.0.0.1:1';
-
-export interface TestIdentity {
-  service: RunningIdentity;
-  config: IdentityConfig;
-  address: string;
-  stop(): Promise<void>;
-}
-
-export async function startTestIdentity(overrides: Record<string, string> = {}): Promise<TestIdentity> {
-  const infra = testInfra();
-  const { url } = freshMongoUrl('gw');
-  const config = loadIdentityConfig({
-    MONGO_URL: url,
-    REDIS_URL: infra.redisUrl,
-    AMQP_URL: infra.amqpUrl,
-    SMTP_URL: infra.smtpUrl,
-    GRPC_PORT: '0',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_PREFIX: uniqueName('gw_identity_rl'),
-    EVENTS_EXCHANGE: uniqueName('gw_identity.events'),
-    QUEUE_PREFIX: uniqueName('gw_identity'),
-    SHUTDOWN_TIMEOUT_MS: '2000',
-    ...overrides,
-  });
-  const db = await connectMongo(config.MONGO_URL);
-  await seedIdentity(db, dataset);
-  // GW_TEST_IDENTITY_LOG=error shows identity's own logs when a test needs explaining.
-  const service = await startIdentity(config, { logger: createLogger({ service: 'identity', level: process.env.GW_TEST_IDENTITY_LOG ?? 'silent' }) });
-  return {
-    service,
-    config,
-    address: `127.0.0.1:${service.grpcPort}`,
-    async stop() {
-      await service.stop();
-      await deleteTopology(config).catch(() => {});
-      await db.dropDatabase().catch(() => {});
-      await db.close();
-    },
-  };
-}
-
-/** Removes the file's exchange and consumer queues from the shared broker. */
-async function deleteTopology(config: IdentityConfig): Promise<void> {
-  const connection = await amqp.connect(testInfra().amqpUrl);
-  try {
-    const channel = await connection.createChannel();
-    for (const name of ['help-router', 'account-eraser']) {
-      for (const suffix of ['', '.retry', '.dead']) await channel.deleteQueue(`${config.QUEUE_PREFIX}.${name}${suffix}`);
-    }
-    await channel.deleteExchange(config.EVENTS_EXCHANGE);
-    await channel.close();
-  } finally {
-    await connection.close();
-  }
-}
 
 export function gatewayConfig(identityAddress: string, overrides: Record<string, string> = {}): GatewayConfig {
   return loadGatewayConfig({
@@ -102,7 +37,11 @@ export interface Stack {
 
 /** Identity plus a gateway in front of it. */
 export async function startStack(options: { identityEnv?: Record<string, string>; gatewayEnv?: Record<string, string> } = {}): Promise<Stack> {
-  const identity = await startTestIdentity(options.identityEnv);
+  // GW_TEST_IDENTITY_LOG=error shows identity's own logs when a test needs explaining.
+  const identity = await startTestIdentity({
+    namePrefix: 'gw',
+    env: { LOG_LEVEL: process.env.GW_TEST_IDENTITY_LOG ?? 'silent', ...options.identityEnv },
+  });
   const gateway = await startGateway(gatewayConfig(identity.address, options.gatewayEnv));
   return {
     gateway,

@@ -1,84 +1,23 @@
 // Component-test harness: the real identity service on port 0 with a fresh
 // database, its own rate-limit prefix, exchange and queues, seeded with the
-// demo dataset and called through a real gRPC client.
-import { readFileSync } from 'node:fs';
+// demo dataset and called through a real gRPC client (src/testing.ts, which
+// other services' tests start identity with too).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import amqp from 'amqplib';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { createPromiseClient, type PromiseClient } from '@folio/grpc';
-import { createLogger } from '@folio/logger';
-import type { DomainEvent } from '@folio/messaging';
-import { connectMongo, type Connection } from '@folio/mongo';
-import { identity } from '@folio/proto';
-import { emailsTo, freshMongoUrl, loginCodeFrom, testInfra, uniqueName, waitFor, waitForEmail } from '@folio/testing';
-import { startIdentity, type RunningIdentity } from '../src/app.js';
-import { loadIdentityConfig, type IdentityConfig } from '../src/config.js';
-import { seedIdentity, type IdentityDataset } from '../src/seed.js';
+import { demoDataset, emailsTo, loginCodeFrom, waitForEmail } from '@folio/testing';
+import type { identity } from '@folio/proto';
+import type { IdentityConfig } from '../src/config.js';
+import type { IdentityDataset } from '../src/seed.js';
+import { startTestIdentity as startIdentityInProcess, type IdentityClient, type TestIdentity } from '../src/testing.js';
 
-export type IdentityClient = PromiseClient<identity.IdentityServiceClient>;
+export { failureOf, observeEvents } from '@folio/testing';
+export type { IdentityClient, TestIdentity };
 
-export const dataset = JSON.parse(
-  readFileSync(new URL('../../../fixtures/demo-dataset.json', import.meta.url), 'utf8'),
-) as IdentityDataset;
+export const dataset = demoDataset<IdentityDataset>();
 
-export interface TestIdentity {
-  client: IdentityClient;
-  service: RunningIdentity;
-  config: IdentityConfig;
-  /** The service's database, for arranging and inspecting state. */
-  db: Connection;
-  stop(): Promise<void>;
-}
-
-export async function startTestIdentity(overrides: Record<string, string> = {}): Promise<TestIdentity> {
-  const infra = testInfra();
-  const { url } = freshMongoUrl('identity');
-  const config = loadIdentityConfig({
-    MONGO_URL: url,
-    REDIS_URL: infra.redisUrl,
-    AMQP_URL: infra.amqpUrl,
-    SMTP_URL: infra.smtpUrl,
-    GRPC_PORT: '0',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_PREFIX: uniqueName('identity_rl'),
-    EVENTS_EXCHANGE: uniqueName('identity.events'),
-    QUEUE_PREFIX: uniqueName('identity'),
-    CONSUMER_RETRY_DELAY_MS: '200',
-    SHUTDOWN_TIMEOUT_MS: '2000',
-    ...overrides,
-  });
-  const db = await connectMongo(config.MONGO_URL);
-  await seedIdentity(db, dataset);
-  const service = await startIdentity(config, { logger: createLogger({ service: 'identity', level: config.LOG_LEVEL }) });
-  const client = createPromiseClient(identity.IdentityServiceClient, `127.0.0.1:${service.grpcPort}`, { defaultDeadlineMs: 10_000 });
-  return {
-    client,
-    service,
-    config,
-    db,
-    async stop() {
-      client.close();
-      await service.stop();
-      await deleteTopology(config);
-      await db.dropDatabase().catch(() => {});
-      await db.close();
-    },
-  };
-}
-
-/** Removes the file's exchange and consumer queues from the shared broker. */
-async function deleteTopology(config: IdentityConfig): Promise<void> {
-  const connection = await amqp.connect(testInfra().amqpUrl);
-  try {
-    const channel = await connection.createChannel();
-    for (const name of ['help-router', 'account-eraser']) {
-      for (const suffix of ['', '.retry', '.dead']) await channel.deleteQueue(`${config.QUEUE_PREFIX}.${name}${suffix}`);
-    }
-    await channel.deleteExchange(config.EVENTS_EXCHANGE);
-    await channel.close();
-  } finally {
-    await connection.close();
-  }
+/** Identity with `overrides` over the test settings; its consumers retry after 200 ms. */
+export function startTestIdentity(overrides: Record<string, string> = {}): Promise<TestIdentity> {
+  return startIdentityInProcess({ env: { CONSUMER_RETRY_DELAY_MS: '200', ...overrides } });
 }
 
 /** Logs in by e-mail code through the real flow (MailDev in between). */
@@ -106,43 +45,6 @@ export async function verifyAccessToken(client: IdentityClient, config: Identity
 
 export async function claimsOf(client: IdentityClient, config: IdentityConfig, token: string) {
   return (await verifyAccessToken(client, config, token)).payload;
-}
-
-/** The rejection of a call, for asserting on its code, message and field errors. */
-export async function failureOf(call: Promise<unknown>): Promise<{ code: string; message: string; details: Record<string, any> }> {
-  try {
-    await call;
-  } catch (error) {
-    return error as { code: string; message: string; details: Record<string, any> };
-  }
-  throw new Error('expected the call to fail, but it succeeded');
-}
-
-/** A queue of our own bound to the service's exchange: what other services would receive. */
-export async function observeEvents(exchange: string, bindings: string[]) {
-  const connection = await amqp.connect(testInfra().amqpUrl);
-  const channel = await connection.createChannel();
-  await channel.assertExchange(exchange, 'topic', { durable: true });
-  const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
-  for (const binding of bindings) await channel.bindQueue(queue, exchange, binding);
-  const received: DomainEvent[] = [];
-  await channel.consume(queue, (message) => {
-    if (!message) return;
-    received.push(JSON.parse(message.content.toString('utf8')) as DomainEvent);
-    channel.ack(message);
-  });
-  return {
-    received,
-    waitFor: <P = unknown>(type: string, match: (event: DomainEvent<P>) => boolean = () => true, timeoutMs = 10_000) =>
-      waitFor(() => received.find((event) => event.type === type && match(event as DomainEvent<P>)) as DomainEvent<P> | undefined, {
-        timeoutMs,
-        what: `event ${type}`,
-      }),
-    close: async () => {
-      await channel.close().catch(() => {});
-      await connection.close().catch(() => {});
-    },
-  };
 }
 
 /** A local HTTP server standing in for a third party (identity providers, webhooks). */

@@ -6,14 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import amqp from 'amqplib';
 import { encryptText } from '@folio/crypto';
 import { DomainError } from '@folio/errors';
 import { createPromiseClient, type PromiseClient } from '@folio/grpc';
 import { createLogger } from '@folio/logger';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { integrations } from '@folio/proto';
-import { freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
+import { deleteTopology, freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
 import { Redis } from 'ioredis';
 import { expect } from 'vitest';
 import { startIntegrations, type EngineOverrides, type RunningIntegrations } from '../src/app.js';
@@ -64,23 +63,11 @@ export async function startTestIntegrations(env: Record<string, string> = {}, en
       const keys = await redis.keys(`${config.LISTEN_CACHE_PREFIX}:*`);
       if (keys.length) await redis.del(...keys);
       redis.disconnect();
-      await deleteTopology(config);
+      await deleteTopology({ exchanges: [config.IDENTITY_EVENTS_EXCHANGE], consumers: [`${config.QUEUE_PREFIX}.account-eraser`] });
       await db.dropDatabase().catch(() => {});
       await db.close();
     },
   };
-}
-
-async function deleteTopology(config: IntegrationsConfig): Promise<void> {
-  const connection = await amqp.connect(testInfra().amqpUrl);
-  try {
-    const channel = await connection.createChannel();
-    for (const suffix of ['', '.retry', '.dead']) await channel.deleteQueue(`${config.QUEUE_PREFIX}.account-eraser${suffix}`);
-    await channel.deleteExchange(config.IDENTITY_EVENTS_EXCHANGE);
-    await channel.close();
-  } finally {
-    await connection.close();
-  }
 }
 
 /** A reader: its opaque reader-token and the caller context the gateway derives from it. */

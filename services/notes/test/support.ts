@@ -8,7 +8,7 @@ import { createLogger } from '@folio/logger';
 import { Broker, createEvent } from '@folio/messaging';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { notes } from '@folio/proto';
-import { freshMongoUrl, testInfra, uniqueName, waitFor } from '@folio/testing';
+import { deleteTopology, failureOf as failureOfCall, freshMongoUrl, testInfra, uniqueName, waitFor } from '@folio/testing';
 import { startNotes, type RunningNotes } from '../src/app.js';
 import { loadNotesConfig, type NotesConfig } from '../src/config.js';
 
@@ -77,10 +77,7 @@ export async function startTestNotes(): Promise<TestNotes> {
       client.close();
       await service.stop();
       // The file's exchange and queues leave the shared broker with it.
-      const channel = await (await testBroker()).createChannel();
-      for (const suffix of ['', '.retry', '.dead']) await channel.deleteQueue(`${config.QUEUE_PREFIX}.account-eraser${suffix}`);
-      await channel.deleteExchange(config.IDENTITY_EVENTS_EXCHANGE);
-      await channel.close();
+      await deleteTopology({ exchanges: [config.IDENTITY_EVENTS_EXCHANGE], consumers: [`${config.QUEUE_PREFIX}.account-eraser`] });
       await broker?.close();
       await db.dropDatabase().catch(() => {});
       await db.close();
@@ -124,12 +121,5 @@ export const epubDraft = (overrides: Partial<notes.NoteDraft> = {}): notes.NoteD
   ...overrides,
 });
 
-/** The rejection of a call, for asserting on its code, message and field errors. */
-export async function failureOf(call: Promise<unknown>): Promise<{ code: string; message: string; details: { fieldErrors?: Record<string, string[]> } }> {
-  try {
-    await call;
-  } catch (error) {
-    return error as { code: string; message: string; details: { fieldErrors?: Record<string, string[]> } };
-  }
-  throw new Error('expected the call to fail, but it succeeded');
-}
+/** The rejection of a call, for asserting on its code, message and field errors (the only details notes' refusals carry). */
+export const failureOf = (call: Promise<unknown>) => failureOfCall<{ fieldErrors?: Record<string, string[]> }>(call);

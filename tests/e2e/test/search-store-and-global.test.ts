@@ -5,25 +5,8 @@
 import { uniqueEmail } from '@folio/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, clientIp, loginByEmail, type Tokens } from './client.js';
+import { COMMERCE_KEYS, ISSUE_SUMMARY_KEYS } from './issue-summary.js';
 import { sharedLogin } from './reader-helpers.js';
-
-const SUMMARY_KEYS = [
-  'id',
-  'tenant_id',
-  'name',
-  'slug',
-  'cover_url',
-  'published_at',
-  'type',
-  'description',
-  'external_id',
-  'number_of_pages',
-  'lang',
-  'author',
-  'publisher',
-  'bisac',
-];
-const COMMERCE_KEYS = ['can_be_read', 'can_be_bought', 'access_reason', 'free', 'prices', 'purchase_link', 'status'];
 
 type Item = { id: number; tenant_id: number } & Record<string, any>;
 
@@ -48,7 +31,7 @@ describe('store search (running stack)', () => {
     expect(response.body).toMatchObject({ filter_name: 'search', filter_value: 'lighthouse', title: 'Search results' });
     // The EPUB and her hardcover; the EPUB also has it in its keywords and description.
     expect(ids(response)).toEqual([1001, 1005]);
-    for (const item of response.body.data) expect(Object.keys(item)).toEqual(SUMMARY_KEYS);
+    for (const item of response.body.data) expect(Object.keys(item)).toEqual(ISSUE_SUMMARY_KEYS);
     expect(response.body.meta).toEqual({ current_page: 1, from: 1, to: 2, last_page: 1, per_page: 8, total: 2 });
   });
 
@@ -104,7 +87,7 @@ describe('store search (running stack)', () => {
     expect(all.status).toBe(200);
     // 1007 has no price: not individually acquirable, so not in the storefront.
     expect(ids(all)).toEqual([1002]);
-    expect(Object.keys(all.body.data[0])).toEqual([...SUMMARY_KEYS, ...COMMERCE_KEYS]);
+    expect(Object.keys(all.body.data[0])).toEqual([...ISSUE_SUMMARY_KEYS, ...COMMERCE_KEYS]);
     expect(all.body.data[0]).toMatchObject({
       can_be_bought: true,
       prices: [{ currency: 'USD', amount: 4.99, discount: { amount: 2.49, percentage: 50 } }],
@@ -176,7 +159,7 @@ describe('global search (running stack)', () => {
     const found = (response.body.data as Item[]).map((item) => [item.tenant_id, item.id]);
     expect(found).toEqual(expect.arrayContaining([[1, 1001], [1, 1009], [2, 2001], [2, 2003]]));
     expect(new Set(found.map(([tenantId]) => tenantId))).toEqual(new Set([1, 2]));
-    for (const item of response.body.data as Item[]) expect(Object.keys(item)).toEqual(SUMMARY_KEYS);
+    for (const item of response.body.data as Item[]) expect(Object.keys(item)).toEqual(ISSUE_SUMMARY_KEYS);
     expect(response.body.meta).toMatchObject({ current_page: 1, per_page: 8 });
   });
 

@@ -4,25 +4,9 @@
 import { uniqueEmail } from '@folio/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, clientIp, loginByEmail, type Tokens } from './client.js';
+import { COMMERCE_KEYS, ISSUE_SUMMARY_KEYS } from './issue-summary.js';
 import { sharedLogin } from './reader-helpers.js';
 
-const ISSUE_SUMMARY_KEYS = [
-  'id',
-  'tenant_id',
-  'name',
-  'slug',
-  'cover_url',
-  'published_at',
-  'type',
-  'description',
-  'external_id',
-  'number_of_pages',
-  'lang',
-  'author',
-  'publisher',
-  'bisac',
-];
-const COMMERCE_KEYS = ['can_be_read', 'can_be_bought', 'access_reason', 'free', 'prices', 'purchase_link', 'status'];
 const STORE = 'http://northwind.localhost:8080';
 
 type Item = Record<string, any>;

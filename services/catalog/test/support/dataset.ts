@@ -1,5 +1,5 @@
 // The demo dataset every service of the component tests is seeded with.
-import { readFileSync } from 'node:fs';
+import { demoDataset } from '@folio/testing';
 
 export interface DemoDataset {
   users: { email: string; tenants: number[] }[];
@@ -8,7 +8,7 @@ export interface DemoDataset {
   [key: string]: unknown;
 }
 
-export const dataset = JSON.parse(readFileSync(new URL('../../../../fixtures/demo-dataset.json', import.meta.url), 'utf8')) as DemoDataset;
+export const dataset = demoDataset<DemoDataset>();
 
 /** Identity's seed numbers users 1..n in dataset order. */
 export function userId(email: string): number {

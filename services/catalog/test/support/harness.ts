@@ -9,14 +9,11 @@ import { startCommerce, type RunningCommerce } from '@folio/commerce/app';
 import { loadCommerceConfig } from '@folio/commerce/config';
 import { seedCommerce, type CommerceDataset } from '@folio/commerce/seed';
 import { createPromiseClient, type PromiseClient } from '@folio/grpc';
-import { startIdentity, type RunningIdentity } from '@folio/identity/app';
-import { loadIdentityConfig } from '@folio/identity/config';
-import { seedIdentity, type IdentityDataset } from '@folio/identity/seed';
+import { startTestIdentity } from '@folio/identity/testing';
 import { createLogger } from '@folio/logger';
-import { Broker } from '@folio/messaging';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { catalog } from '@folio/proto';
-import { freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
+import { deleteTopology, freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
 import { startCatalog, type RunningCatalog } from '../../src/app.js';
 import { loadCatalogConfig, type CatalogConfig } from '../../src/config.js';
 import { seedCatalog, type CatalogDataset } from '../../src/seed.js';
@@ -83,72 +80,17 @@ async function startTestCommerce(identityAddress: string): Promise<TestCommerce>
     async stop() {
       await counter.stop();
       await service.stop();
-      await deleteTopology(config.EVENTS_EXCHANGE, []).catch(() => {});
-      await deleteTopology(config.IDENTITY_EVENTS_EXCHANGE, [`${config.QUEUE_PREFIX}.account-eraser`]).catch(() => {});
+      await deleteTopology({ exchanges: [config.EVENTS_EXCHANGE] }).catch(() => {});
+      await deleteTopology({ exchanges: [config.IDENTITY_EVENTS_EXCHANGE], consumers: [`${config.QUEUE_PREFIX}.account-eraser`] }).catch(() => {});
       await db.dropDatabase().catch(() => {});
       await db.close();
     },
   };
-}
-
-interface RunningTestIdentity {
-  address: string;
-  stop(): Promise<void>;
-}
-
-async function startTestIdentity(): Promise<RunningTestIdentity> {
-  const infra = testInfra();
-  const config = loadIdentityConfig({
-    MONGO_URL: freshMongoUrl('cat_identity').url,
-    REDIS_URL: infra.redisUrl,
-    AMQP_URL: infra.amqpUrl,
-    SMTP_URL: infra.smtpUrl,
-    GRPC_PORT: '0',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_PREFIX: uniqueName('cat_identity_rl'),
-    EVENTS_EXCHANGE: uniqueName('cat_identity.events'),
-    QUEUE_PREFIX: uniqueName('cat_identity'),
-    SHUTDOWN_TIMEOUT_MS: '2000',
-  });
-  const db = await connectMongo(config.MONGO_URL);
-  await seedIdentity(db, dataset as unknown as IdentityDataset);
-  let service: RunningIdentity;
-  try {
-    service = await startIdentity(config, { logger: createLogger({ service: 'identity', level: 'silent' }) });
-  } catch (error) {
-    await db.dropDatabase().catch(() => {});
-    await db.close();
-    throw error;
-  }
-  return {
-    address: `127.0.0.1:${service.grpcPort}`,
-    async stop() {
-      await service.stop();
-      await deleteTopology(config.EVENTS_EXCHANGE, ['help-router', 'account-eraser'].map((name) => `${config.QUEUE_PREFIX}.${name}`));
-      await db.dropDatabase().catch(() => {});
-      await db.close();
-    },
-  };
-}
-
-/** Removes a test's exchange and consumer queues (with their retry and dead-letter queues) from the shared broker. */
-export async function deleteTopology(exchange: string, queues: string[]): Promise<void> {
-  const broker = await Broker.connect(testInfra().amqpUrl, { logger: createLogger({ service: 'test', level: 'silent' }) });
-  try {
-    const channel = await broker.createChannel();
-    for (const queue of queues) {
-      for (const suffix of ['', '.retry', '.dead']) await channel.deleteQueue(`${queue}${suffix}`);
-    }
-    await channel.deleteExchange(exchange);
-    await channel.close();
-  } finally {
-    await broker.close();
-  }
 }
 
 export async function startTestCatalog(options: { reader?: boolean; env?: Record<string, string> } = {}): Promise<TestCatalog> {
   const infra = testInfra();
-  const identity = await startTestIdentity();
+  const identity = await startTestIdentity({ namePrefix: 'cat' });
   const commerce = await startTestCommerce(identity.address);
   const reader = options.reader ? await startReaderStandIn() : undefined;
   const config = loadCatalogConfig({
@@ -182,7 +124,7 @@ export async function startTestCatalog(options: { reader?: boolean; env?: Record
     async stop() {
       client.close();
       await service.stop();
-      await deleteTopology(config.IDENTITY_EVENTS_EXCHANGE, [`${config.QUEUE_PREFIX}.account-eraser`]).catch(() => {});
+      await deleteTopology({ exchanges: [config.IDENTITY_EVENTS_EXCHANGE], consumers: [`${config.QUEUE_PREFIX}.account-eraser`] }).catch(() => {});
       await Promise.all([commerce.stop(), reader?.stop(), identity.stop()]);
       await db.dropDatabase().catch(() => {});
       await db.close();

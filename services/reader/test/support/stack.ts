@@ -3,33 +3,28 @@
 // are fetchable), the REAL identity and commerce services in-process (each
 // seeded with the demo dataset, fresh databases), a STAND-IN for catalog only
 // (see peer-stand-ins.ts), and a temporary content store seeded by seedReader.
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import amqp from 'amqplib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCommerce, type RunningCommerce } from '@folio/commerce/app';
 import { loadCommerceConfig } from '@folio/commerce/config';
 import { seedCommerce, type CommerceDataset } from '@folio/commerce/seed';
-import { startIdentity, type RunningIdentity } from '@folio/identity/app';
-import { loadIdentityConfig } from '@folio/identity/config';
-import { seedIdentity, type IdentityDataset } from '@folio/identity/seed';
+import type { RunningIdentity } from '@folio/identity/app';
+import type { IdentityDataset } from '@folio/identity/seed';
+import { startTestIdentity } from '@folio/identity/testing';
 import { createPromiseClient, type PromiseClient } from '@folio/grpc';
 import { createLogger } from '@folio/logger';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { reader } from '@folio/proto';
-import { freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
+import { deleteTopology, demoDataset, freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
 import { startReader, type RunningReader } from '../../src/app.js';
 import { loadReaderConfig, type ReaderConfig } from '../../src/config.js';
 import { LocalDiskStorage } from '../../src/storage/local-disk.js';
 import { seedReader, type ReaderDataset } from '../../src/seed.js';
 import { startCatalogStandIn, type Dataset, type StandIns } from './peer-stand-ins.js';
 
-export const dataset = JSON.parse(readFileSync(new URL('../../../../fixtures/demo-dataset.json', import.meta.url), 'utf8')) as Dataset &
-  ReaderDataset &
-  IdentityDataset &
-  CommerceDataset;
+export const dataset = demoDataset<Dataset & ReaderDataset & IdentityDataset & CommerceDataset>();
 
 /** Identity's seed numbers users 1..n in dataset order. */
 export const USERS = { ana: 1, bruno: 2, carla: 3, admin: 4, dario: 5, elena: 6, fabio: 7 } as const;
@@ -66,21 +61,7 @@ export function freePort(): Promise<number> {
 export async function startReaderStack(options: { only?: number[]; overrides?: Record<string, string> } = {}): Promise<ReaderStack> {
   const infra = testInfra();
   const identityExchange = uniqueName('identity.events');
-  const identityConfig = loadIdentityConfig({
-    MONGO_URL: freshMongoUrl('reader_identity').url,
-    REDIS_URL: infra.redisUrl,
-    AMQP_URL: infra.amqpUrl,
-    SMTP_URL: infra.smtpUrl,
-    GRPC_PORT: '0',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_PREFIX: uniqueName('identity_rl'),
-    EVENTS_EXCHANGE: identityExchange,
-    QUEUE_PREFIX: uniqueName('identity'),
-    SHUTDOWN_TIMEOUT_MS: '1000',
-  });
-  const identityDb = await connectMongo(identityConfig.MONGO_URL);
-  await seedIdentity(identityDb, dataset);
-  const identity = await startIdentity(identityConfig, { logger: createLogger({ service: 'identity', level: 'silent' }) });
+  const identity = await startTestIdentity({ namePrefix: 'reader', env: { EVENTS_EXCHANGE: identityExchange, SHUTDOWN_TIMEOUT_MS: '1000' } });
   const peers = await startCatalogStandIn(dataset);
 
   const commerceConfig = loadCommerceConfig({
@@ -89,7 +70,7 @@ export async function startReaderStack(options: { only?: number[]; overrides?: R
     REDIS_URL: infra.redisUrl,
     GRPC_PORT: '0',
     LOG_LEVEL: 'silent',
-    IDENTITY_ADDR: `127.0.0.1:${identity.grpcPort}`,
+    IDENTITY_ADDR: identity.address,
     CATALOG_ADDR: peers.catalogAddress,
     EVENTS_EXCHANGE: uniqueName('commerce.events'),
     IDENTITY_EVENTS_EXCHANGE: identityExchange,
@@ -107,7 +88,7 @@ export async function startReaderStack(options: { only?: number[]; overrides?: R
     AMQP_URL: infra.amqpUrl,
     GRPC_PORT: '0',
     LOG_LEVEL: 'silent',
-    IDENTITY_ADDR: `127.0.0.1:${identity.grpcPort}`,
+    IDENTITY_ADDR: identity.address,
     CATALOG_ADDR: peers.catalogAddress,
     COMMERCE_ADDR: `127.0.0.1:${commerce.grpcPort}`,
     READER_STORAGE_DIR: storageDir,
@@ -129,7 +110,7 @@ export async function startReaderStack(options: { only?: number[]; overrides?: R
     client,
     config,
     service,
-    identity,
+    identity: identity.service,
     commerce,
     peers,
     db,
@@ -141,32 +122,18 @@ export async function startReaderStack(options: { only?: number[]; overrides?: R
       await commerce.stop();
       await identity.stop();
       await peers.stop();
-      for (const connection of [db, commerceDb, identityDb]) {
+      for (const connection of [db, commerceDb]) {
         await connection.dropDatabase().catch(() => {});
         await connection.close();
       }
       await rm(storageDir, { recursive: true, force: true });
-      await deleteTopology(identityExchange, [
-        ...['help-router', 'account-eraser'].map((name) => `${identityConfig.QUEUE_PREFIX}.${name}`),
-        `${config.QUEUE_PREFIX}.account-eraser`,
-        `${commerceConfig.QUEUE_PREFIX}.account-eraser`,
-      ]);
-      await deleteTopology(commerceConfig.EVENTS_EXCHANGE, []);
+      // identity.stop() removed its exchange and its own queues; reader's and commerce's consumers were bound to that exchange too.
+      await deleteTopology({
+        exchanges: [commerceConfig.EVENTS_EXCHANGE],
+        consumers: [`${config.QUEUE_PREFIX}.account-eraser`, `${commerceConfig.QUEUE_PREFIX}.account-eraser`],
+      });
     },
   };
-}
-
-/** Removes the file's exchange and consumer queues from the shared broker. */
-async function deleteTopology(exchange: string, queues: string[]): Promise<void> {
-  const connection = await amqp.connect(testInfra().amqpUrl);
-  try {
-    const channel = await connection.createChannel();
-    for (const queue of queues) for (const suffix of ['', '.retry', '.dead']) await channel.deleteQueue(`${queue}${suffix}`);
-    await channel.deleteExchange(exchange);
-    await channel.close();
-  } finally {
-    await connection.close();
-  }
 }
 
 /** The JSON body of a `body_json` answer. */
