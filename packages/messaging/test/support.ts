@@ -6,6 +6,9 @@ import type { Connection } from 'mongoose';
 import { createLogger, type Logger } from '@folio/logger';
 import { testInfra, waitFor } from '@folio/testing';
 
+// The queues startConsumer declares for a queue (it, its `.retry` and its `.dead` queue), as the services' tests clean them up.
+export { consumerQueues } from '@folio/testing';
+
 export function recordingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger({
@@ -74,9 +77,4 @@ export async function brokerAdmin(): Promise<BrokerAdmin> {
 export async function isFerretDB(connection: Connection): Promise<boolean> {
   const info = await connection.db!.admin().command({ buildInfo: 1 });
   return 'ferretdbVersion' in info;
-}
-
-/** The queues startConsumer declares for `queue`. */
-export function consumerQueues(queue: string): string[] {
-  return [queue, `${queue}.retry`, `${queue}.dead`];
 }
