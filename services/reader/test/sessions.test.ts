@@ -185,7 +185,7 @@ describe('v1 sessions: settings token exchange', () => {
     expect((await stack.client.verifyReaderToken({ readerToken: exchanged.readerToken, expectedTenantId: 1 })).context?.userId).toBe(USERS.ana);
 
     const stored = body(await stack.client.getReaderSession({ storeTenantId: 1, sessionId: exchanged.sessionId }));
-    expect(stored).toMatchObject({ id: exchanged.sessionId, tenant_id: 1, user_id: USERS.ana, issue_id: 1001, preview: false, api: 'v1', reader: 'web', engine_host: 'proxied', token: null, file_url: session.file_url, spine: session.spine });
+    expect(stored).toMatchObject({ id: exchanged.sessionId, tenant_id: 1, user_id: USERS.ana, issue_id: 1001, preview: false, api: 'v1', reader: 'web', engine_host: 'proxied', token: null, file_url: null, spine: session.spine });
     expect(Date.parse(stored.created_at)).toBeGreaterThan(Date.now() - 60_000);
     await expect(stack.client.getReaderSession({ storeTenantId: 2, sessionId: exchanged.sessionId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
@@ -210,6 +210,13 @@ describe('v1 sessions: settings token exchange', () => {
     const session = body(await stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings.token }));
     expect(session.custom_preview).toBe(true);
     expect(session.files_urls).toHaveLength(1);
+  });
+
+  it('when the user has no access and the exchange asks for preview false, then PERMISSION_DENIED instead of a preview', async () => {
+    const settings = body(await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.bruno, issueId: 1002 }));
+    await expect(stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings.token, preview: false })).rejects.toMatchObject({
+      code: 'PERMISSION_DENIED',
+    });
   });
 });
 

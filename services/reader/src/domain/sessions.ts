@@ -79,7 +79,8 @@ export class ReaderSessions {
         };
       }
     }
-    const preview = claims.preview || input.preview === true || (resumed?.preview ?? false);
+    // An explicit `preview: false` asks for the full content: without access that is a 403 (spec), not a silent preview.
+    const preview = input.preview ?? (claims.preview || (resumed?.preview ?? false));
     const opened = await this.open({
       manifest,
       userId: claims.userId,
@@ -183,8 +184,14 @@ function clip(value: string | undefined): string | null {
   return value === undefined ? null : value.slice(0, 256);
 }
 
+/**
+ * The stored ReaderSession of GET/DELETE {store}/api/v1/sessions/{id}. Those
+ * routes need no authentication (spec) and session ids are sequential, so the
+ * record carries no credential: no token, and no signed content URL (the
+ * holder of the reader-token got those at the exchange). Covers are public.
+ */
 export function sessionRecord(session: SessionDoc): Record<string, unknown> {
-  const snapshot = session.snapshot as Partial<SessionContent>;
+  const snapshot = withoutSignedUrls(session.snapshot as Partial<SessionContent>);
   return {
     id: session._id,
     tenant_id: session.tenant_id,
@@ -198,5 +205,14 @@ export function sessionRecord(session: SessionDoc): Record<string, unknown> {
     expires_at: new Date(session.expires_at).toISOString(),
     token: null,
     ...snapshot,
+  };
+}
+
+function withoutSignedUrls(snapshot: Partial<SessionContent>): Record<string, unknown> {
+  return {
+    ...snapshot,
+    ...(snapshot.file_url !== undefined && { file_url: null }),
+    ...(snapshot.files_urls !== undefined && { files_urls: null }),
+    ...(snapshot.tracks && { tracks: snapshot.tracks.map(({ title, duration }) => ({ title, url: null, duration })) }),
   };
 }
