@@ -21,19 +21,10 @@ export function requireEmail(raw: string): string {
 export class UserAccounts {
   constructor(private readonly store: IdentityStore) {}
 
-  /**
-   * The user with this e-mail; a user that is absent is created with an
-   * account in the app tenant (spec: "creates the user in the tenant if
-   * absent"). An existing user gains no account by logging in through another
-   * store's app: joining a store is a choice (tenant discovery, purchase), and
-   * silent memberships would hide stores from GET /tenants. A user left
-   * without any account (a start-up that failed half way) gets one.
-   */
+  /** The user with this e-mail, created if absent, with an account in the tenant. */
   async findOrCreateIn(email: string, tenantId: number): Promise<UserDoc> {
-    const { user, created } = await this.store.users.findOrCreate(email);
-    if (created || (await this.store.memberships.tenantIdsOf(user._id)).length === 0) {
-      await this.store.memberships.ensure(user._id, tenantId);
-    }
+    const { user } = await this.store.users.findOrCreate(email);
+    await this.store.memberships.ensure(user._id, tenantId);
     return user;
   }
 

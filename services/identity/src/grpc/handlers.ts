@@ -46,8 +46,9 @@ export function identityHandlers(app: UseCases): ServiceHandlers<typeof identity
     },
 
     async refreshToken(request) {
-      // X-CustomApp-Tenant-Id is accepted on refresh but changes nothing: a refresh rotates tokens, it joins no store.
-      const { tokens } = await app.sessions.refresh(request.refreshToken);
+      const { tokens, userId } = await app.sessions.refresh(request.refreshToken);
+      // A refresh from a custom-branded app keeps the user's account in that app's tenant.
+      if (request.appTenantId > 0) await app.tenants.ensureMembership(userId, request.appTenantId).catch(() => false);
       return { tokens: toTokenPair(tokens) };
     },
 
