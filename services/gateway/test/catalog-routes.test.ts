@@ -283,6 +283,24 @@ describe('catalog routes (catalog stand-in)', () => {
       expect(last<catalog.FilterLibraryRequest>('filterLibrary')).toMatchObject({ filterName: 'author', filterValue: 'mara' });
     });
 
+    it('when the filter is a search section\'s (search=<query>), then it pages the store search; a bad query is 422, a disabled flag 204', async () => {
+      handlers.searchStore = async () => ({
+        searchDisabled: false,
+        section: { filterName: 'search', filterValue: 'atlas', title: 'Search results', data: [SUMMARY], meta: meta({ currentPage: 2 }) },
+      });
+      const response = await get('/api/v2/library/filter?search=atlas&page=2&scope=all', single);
+      expect(response.status).toBe(200);
+      expect(last<catalog.SearchStoreRequest>('searchStore')).toMatchObject({ tenantId: 1, userId, query: 'atlas', page: 2, scope: catalog.Scope.SCOPE_ALL });
+      expect(response.body).toMatchObject({ filter_name: 'search', filter_value: 'atlas', data: [SUMMARY_WIRE] });
+      const short = await get('/api/v2/library/filter?search=a', single);
+      expect(short.status).toBe(422);
+      expect(short.body.errors).toHaveProperty('search');
+      handlers.searchStore = async () => ({ searchDisabled: true, section: undefined });
+      const disabled = await get('/api/v2/library/filter?search=atlas', single);
+      expect(disabled.status).toBe(204);
+      expect(disabled.text).toBe('');
+    });
+
     it('when no filter is sent, then catalog is asked with an empty one (it names what is missing)', async () => {
       handlers.filterLibrary = async () => {
         throw invalidArgument('A filter is required, e.g. section=latest_issues.', { section: ['The section field is required.'] });

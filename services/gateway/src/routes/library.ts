@@ -5,6 +5,7 @@ import { invalidArgument } from '@folio/errors';
 import { HEADER } from '../http/headers.js';
 import { route } from '../http/route.js';
 import { FavoriteState, issueIdParams, LibraryShelves, PagedSection, queryInt, scopeSchema } from './schemas.js';
+import { searchQuery } from './search.js';
 import { catalogScope, pagedSectionToWire, shelvesToWire } from './wire.js';
 
 const paging = {
@@ -71,8 +72,9 @@ export const libraryRoutes = [
     summary: 'One shelf with full page meta',
     description:
       'Besides the paging keys, exactly one dynamic filter `{filter_name}={filter_value}` taken from a section, e.g. ' +
-      '`section=latest_issues`, `section=continue_reading` or `section=<collection slug>`. A missing filter, more than one, ' +
-      'or a name other than `section` is 422; an unknown section is 404.',
+      '`section=latest_issues`, `section=continue_reading` or `section=<collection slug>`, or `search=<query>` (the filter of a ' +
+      'search section: pages the store search, 8 per page, 204 when the tenant\'s storefront_search flag is off). A missing ' +
+      'filter, more than one, or another name is 422; an unknown section is 404.',
     auth: 'jwt',
     tenant: 'single',
     // The dynamic filter: `section` (the only name catalog knows, documented) or any other key, kept as a string.
@@ -80,15 +82,32 @@ export const libraryRoutes = [
       .object({
         ...paging,
         section: z.string().max(256).optional().meta({ description: 'The filter_value of a section with filter_name `section`', example: 'latest_issues' }),
+        search: z.string().max(512).optional().meta({ description: 'The filter_value of a section with filter_name `search` (2-128 characters)' }),
       })
       .catchall(z.string().max(256)),
     responses: { 200: { description: 'The section with page meta', schema: PagedSection } },
     errors: { 404: 'Unknown section' },
     handler: async ({ query, user, tenant, lang, services, req }) => {
+      const filter = dynamicFilterOf(query);
+      // A search section's filter pages the store search itself (same query rules, same 204).
+      if (filter.filterName === 'search') {
+        const parsed = searchQuery.safeParse(filter.filterValue);
+        if (!parsed.success) throw invalidArgument('The given data was invalid.', { search: ['The search must be 2 to 128 characters.'] });
+        const found = await services.catalog.searchStore({
+          tenantId: tenant.id,
+          userId: user.id,
+          query: parsed.data,
+          page: query.page,
+          scope: catalogScope(query.scope),
+          lang,
+        });
+        if (found.searchDisabled) return { status: 204 };
+        return { status: 200, body: pagedSectionToWire(found.section, 'SearchStore') };
+      }
       const response = await services.catalog.filterLibrary({
         tenantId: tenant.id,
         userId: user.id,
-        ...dynamicFilterOf(query),
+        ...filter,
         page: query.page,
         perPage: query.per_page,
         scope: catalogScope(query.scope),

@@ -13,7 +13,7 @@ const QUERY_MAX = 128;
  * NFC normalization and trimming), so a decomposed `Cro\u0301nicas` or an
  * emoji is not longer here than there. Sent to catalog as it came.
  */
-const searchQuery = z
+export const searchQuery = z
   .string()
   .superRefine((value, context) => {
     const length = [...value.normalize('NFC').trim()].length;
