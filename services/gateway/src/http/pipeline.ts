@@ -2,10 +2,10 @@
 // the same steps in the same order, so a handler only ever sees a request
 // that passed all of them:
 //   store Host → rate limit → access token → tenant mode → reader-token →
-//   headers/params/query/body validation → handler (or 501 for later routes).
+//   headers/params/query/body validation → handler.
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
-import { DomainError, permissionDenied } from '@folio/errors';
+import { permissionDenied } from '@folio/errors';
 import { runWithContext } from '@folio/logger';
 import type { AccessTokenVerifier } from '../upstreams/jwks.js';
 import { authenticate, bearerTokenOf } from './auth.js';
@@ -15,7 +15,6 @@ import { appTenantOf, clientHeadersOf, HEADER } from './headers.js';
 import type { RateLimits } from './rate-limit.js';
 import {
   expressPath,
-  isLater,
   requiresJwt,
   requiresReaderToken,
   type AuthUser,
@@ -35,10 +34,6 @@ export interface PipelineDeps {
 }
 
 const EMPTY = z.object({});
-
-export function notImplementedMessage(feature: string): string {
-  return `Not implemented yet: ${feature} arrives with a later release.`;
-}
 
 function accessTokenOf(req: Request, route: Route): string | undefined {
   if (route.auth === 'jwt-query') {
@@ -91,8 +86,6 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
     const status = route.invalidStatus ?? 422;
     throw httpError(status, status === 400 ? 'Bad request.' : VALIDATION_MESSAGE, errors);
   }
-
-  if (isLater(route.handler)) throw new DomainError('UNIMPLEMENTED', notImplementedMessage(route.handler.feature));
 
   const headers = clientHeadersOf(req);
   const context: RouteContext<unknown, unknown, unknown> = {

@@ -100,17 +100,6 @@ export interface Reply {
 
 export type Handler<P, Q, B> = (context: RouteContext<P, Q, B>) => Promise<Reply>;
 
-/** A route whose use case lives in a service that does not implement it yet: 501 after every check ran. */
-export interface Later {
-  kind: 'later';
-  /** What is missing, in the client's words: "the library". */
-  feature: string;
-  /** Which release or issue brings it. */
-  arrivesWith: string;
-}
-
-export const later = (feature: string, arrivesWith: string): Later => ({ kind: 'later', feature, arrivesWith });
-
 export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodType> {
   method: HttpMethod;
   /** OpenAPI form: `/api/v2/library/{issue_id}`. */
@@ -133,7 +122,7 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   responses: Record<number, ResponseDoc>;
   /** Extra error responses this route can give besides the derived ones. */
   errors?: Record<number, string>;
-  handler: Handler<z.output<P>, z.output<Q>, z.output<B>> | Later;
+  handler: Handler<z.output<P>, z.output<Q>, z.output<B>>;
 }
 
 /** A route with its types erased, as the table holds it. */
@@ -144,10 +133,6 @@ export function route<P extends AnyObject = AnyObject, Q extends AnyObject = Any
   spec: RouteSpec<P, Q, B>,
 ): Route {
   return spec as unknown as Route;
-}
-
-export function isLater(handler: Route['handler']): handler is Later {
-  return typeof handler === 'object' && handler.kind === 'later';
 }
 
 /** `/api/v2/library/{issue_id}` → `/api/v2/library/:issue_id` (express 5 / path-to-regexp 8). */

@@ -3,7 +3,7 @@
 // give follow from the same declarations the gateway enforces.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { isLater, requiresJwt, requiresReaderToken, type Route } from '../http/route.js';
+import { requiresJwt, requiresReaderToken, type Route } from '../http/route.js';
 import { ErrorBody, ValidationErrorBody } from '../routes/schemas.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -124,7 +124,6 @@ function responsesOf(route: Route) {
     error(429, `More than ${route.rateLimit.limit} requests per ${route.rateLimit.windowSeconds} s from this IP`, ErrorBody, true);
   }
   error(429, 'Over the global per-IP request rate', ErrorBody, true);
-  if (isLater(route.handler)) error(501, `Not implemented yet: arrives with ${route.handler.arrivesWith}`);
   error(503, 'An upstream service is unavailable', ErrorBody, true);
   return responses;
 }
@@ -171,7 +170,6 @@ export function buildOpenApiDocument(routes: readonly Route[], options: { server
           },
         ],
       }),
-      ...(isLater(route.handler) && { 'x-arrives-with': route.handler.arrivesWith }),
       request: {
         ...(route.params && { params: route.params }),
         ...(route.query && { query: route.query }),
