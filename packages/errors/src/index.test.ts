@@ -25,6 +25,21 @@ describe('domain errors over gRPC', () => {
     expect(received.stack).toContain('StartEmailLogin');
   });
 
+  it('when the details hold non-ASCII text, then they cross the wire intact', () => {
+    const sent = toGrpcError(invalidArgument('Données invalides: «é»', { é: ['unknown filter «é»'], voiceId: ['no voice named é'] }));
+    const received = fromGrpcError(asServiceError(sent));
+    expect(received.code).toBe('INVALID_ARGUMENT');
+    expect(received.details.fieldErrors).toEqual({ é: ['unknown filter «é»'], voiceId: ['no voice named é'] });
+  });
+
+  it('when the details cannot be encoded, then the reply is INTERNAL instead of a throw', () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const sent = toGrpcError(new DomainError('INVALID_ARGUMENT', 'x', circular as never));
+    expect(sent.code).toBe(status.INTERNAL);
+    expect(sent.details).toBe('Internal server error.');
+  });
+
   it('when anything else is thrown, then it becomes INTERNAL with a generic message', () => {
     const sent = toGrpcError(new TypeError('cannot read x of undefined at /srv/secret.ts:12'));
     expect(sent.code).toBe(status.INTERNAL);

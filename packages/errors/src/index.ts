@@ -83,34 +83,63 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   INTERNAL: 500,
 };
 
-const DETAILS_KEY = 'folio-error-details';
+// Details travel as UTF-8 JSON in a binary (`-bin`) metadata entry: ASCII
+// metadata values reject anything outside printable ASCII, and field names and
+// reasons often echo what the client sent ("é"), which once made grpc-js throw
+// inside the error path and took the whole process down.
+const DETAILS_KEY = 'folio-error-details-bin';
 const INTERNAL_MESSAGE = 'Internal server error.';
 
-/** What a gRPC handler sends for any thrown value; `isInternal` tells the caller to log the stack. */
-export function toGrpcError(error: unknown): { code: status; details: string; metadata: Metadata; isInternal: boolean } {
-  const metadata = new Metadata();
-  if (error instanceof DomainError) {
-    metadata.set(DETAILS_KEY, JSON.stringify(error.details));
+export interface GrpcErrorReply {
+  code: status;
+  details: string;
+  metadata: Metadata;
+  isInternal: boolean;
+}
+
+/** The reply for a failure that could not even be described: never throws. */
+export const internalReply = (): GrpcErrorReply => ({
+  code: status.INTERNAL,
+  details: INTERNAL_MESSAGE,
+  metadata: new Metadata(),
+  isInternal: true,
+});
+
+/**
+ * What a gRPC handler sends for any thrown value; `isInternal` tells the caller
+ * to log the stack. Never throws: details that cannot be encoded degrade to
+ * INTERNAL rather than failing the reply.
+ */
+export function toGrpcError(error: unknown): GrpcErrorReply {
+  if (!(error instanceof DomainError)) return internalReply();
+  try {
+    const metadata = new Metadata();
+    metadata.set(DETAILS_KEY, Buffer.from(JSON.stringify(error.details), 'utf8'));
     return { code: GRPC_CODE[error.code], details: error.message, metadata, isInternal: error.code === 'INTERNAL' };
+  } catch {
+    return internalReply();
   }
-  return { code: status.INTERNAL, details: INTERNAL_MESSAGE, metadata, isInternal: true };
+}
+
+function detailsOf(metadata: Metadata | undefined): { details: ErrorDetails; sent: boolean } {
+  const raw = metadata?.get(DETAILS_KEY)?.[0];
+  if (raw === undefined) return { details: {}, sent: false };
+  try {
+    const text = typeof raw === 'string' ? raw : raw.toString('utf8');
+    const parsed: unknown = JSON.parse(text);
+    return { details: parsed && typeof parsed === 'object' ? (parsed as ErrorDetails) : {}, sent: true };
+  } catch {
+    return { details: {}, sent: true };
+  }
 }
 
 /** Turns a client-side gRPC failure back into a DomainError; `method` names the call for logs. */
 export function fromGrpcError(error: ServiceError, method?: string): DomainError {
   const code = ERROR_CODE[error.code] ?? 'INTERNAL';
-  let details: ErrorDetails = {};
-  const raw = error.metadata?.get(DETAILS_KEY)?.[0];
-  if (typeof raw === 'string') {
-    try {
-      details = JSON.parse(raw) as ErrorDetails;
-    } catch {
-      details = {};
-    }
-  }
+  const { details, sent } = detailsOf(error.metadata);
   // Transport failures have no safe message of their own.
   const transport = code === 'UNAVAILABLE' || code === 'DEADLINE_EXCEEDED' || code === 'INTERNAL';
-  const message = transport && !raw ? (code === 'INTERNAL' ? INTERNAL_MESSAGE : 'Service temporarily unavailable.') : error.details;
+  const message = transport && !sent ? (code === 'INTERNAL' ? INTERNAL_MESSAGE : 'Service temporarily unavailable.') : error.details;
   const domainError = new DomainError(code, message, details);
   if (method) domainError.stack = `${domainError.name}: ${method}: ${error.message}`;
   return domainError;

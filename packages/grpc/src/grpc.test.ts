@@ -23,6 +23,8 @@ describe('gRPC server and client', () => {
       seenContext = { requestId: call.requestId, tenantId: call.tenantId, hasDeadline: call.remainingMs !== undefined };
       if (request.userId === 0) throw invalidArgument('The given data was invalid.', { user_id: ['must be positive'] });
       if (request.userId === 13) throw new Error('database exploded at /srv/secret');
+      if (request.userId === 14) throw invalidArgument('Invalid «é».', { é: ['unknown filter é'] });
+      if (request.userId === 15) throw new DomainError('INVALID_ARGUMENT', 'x', { retryAfterSeconds: 10n as never });
       if (request.userId === 99) await new Promise((resolve) => setTimeout(resolve, 500));
       return { user: { id: request.userId, admin: false, email: 'a@b.c', picture: '', tenants: [] } };
     };
@@ -56,6 +58,20 @@ describe('gRPC server and client', () => {
   it('when the handler throws anything else, then the client gets a generic internal error', async () => {
     const error = await client.getUser({ userId: 13 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'INTERNAL', message: 'Internal server error.' });
+  });
+
+  it('when a field error holds non-ASCII text, then the client gets it and the server keeps serving', async () => {
+    await expect(client.getUser({ userId: 14 })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: 'Invalid «é».',
+      details: { fieldErrors: { é: ['unknown filter é'] } },
+    });
+    expect((await client.getUser({ userId: 7 })).user?.id).toBe(7);
+  });
+
+  it('when the error cannot even be encoded, then the call is answered INTERNAL and the server keeps serving', async () => {
+    await expect(client.getUser({ userId: 15 })).rejects.toMatchObject({ code: 'INTERNAL' });
+    expect((await client.getUser({ userId: 7 })).user?.id).toBe(7);
   });
 
   it('when the deadline passes, then the call fails with DEADLINE_EXCEEDED', async () => {

@@ -6,7 +6,7 @@ import {
   type ServiceDefinition,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { DomainError, toGrpcError } from '@folio/errors';
+import { DomainError, internalReply, toGrpcError } from '@folio/errors';
 import { runWithContext, type Logger, type RequestContext } from '@folio/logger';
 import { HealthImplementation } from 'grpc-health-check';
 import { contextFromMetadata } from './context.js';
@@ -49,22 +49,45 @@ function remainingMs(call: ServerUnaryCall<unknown, unknown>): number | undefine
   return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
 }
 
+// Every unary call goes through here. Whatever a handler or the error mapping
+// throws, the call is answered exactly once and the process keeps serving: a
+// failure while replying is logged and answered INTERNAL, never left to become
+// an unhandled rejection (which ends a Node process).
 function wrap(logger: Logger, path: string, handler: (request: unknown, call: CallContext) => Promise<unknown>) {
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-    const context = contextFromMetadata(call.metadata);
-    runWithContext(context, async () => {
-      const started = performance.now();
+    let answered = false;
+    const answer: sendUnaryData<unknown> = (error, response) => {
+      if (answered) return;
+      answered = true;
+      callback(error, response);
+    };
+    const lastResort = (error: unknown) => {
+      logger.error({ rpc: path, err: error }, 'rpc failed while replying; answered INTERNAL');
       try {
-        const response = await handler(call.request, { ...context, remainingMs: remainingMs(call) });
-        logger.debug({ rpc: path, ms: Math.round(performance.now() - started) }, 'rpc ok');
-        callback(null, response);
-      } catch (error) {
-        const sent = toGrpcError(error);
-        if (sent.isInternal) logger.error({ rpc: path, err: error }, 'rpc failed');
-        else logger.info({ rpc: path, code: sent.code, reason: sent.details }, 'rpc refused');
-        callback({ code: sent.code, details: sent.details, metadata: sent.metadata });
+        const reply = internalReply();
+        answer({ code: reply.code, details: reply.details, metadata: reply.metadata });
+      } catch (replyError) {
+        logger.error({ rpc: path, err: replyError }, 'rpc could not be answered');
       }
-    });
+    };
+    try {
+      const context = contextFromMetadata(call.metadata);
+      runWithContext(context, async () => {
+        const started = performance.now();
+        try {
+          const response = await handler(call.request, { ...context, remainingMs: remainingMs(call) });
+          logger.debug({ rpc: path, ms: Math.round(performance.now() - started) }, 'rpc ok');
+          answer(null, response);
+        } catch (error) {
+          const sent = toGrpcError(error);
+          if (sent.isInternal) logger.error({ rpc: path, err: error }, 'rpc failed');
+          else logger.info({ rpc: path, code: sent.code, reason: sent.details }, 'rpc refused');
+          answer({ code: sent.code, details: sent.details, metadata: sent.metadata });
+        }
+      }).catch(lastResort);
+    } catch (error) {
+      lastResort(error);
+    }
   };
 }
 
