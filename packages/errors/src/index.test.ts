@@ -85,6 +85,9 @@ describe('HTTP mapping', () => {
 
   it('when validation fails, then the body has message and errors', () => {
     expect(httpBodyOf(invalidArgument('bad', { q: ['too short'] }))).toEqual({ message: 'bad', errors: { q: ['too short'] } });
+    expect(httpBodyOf(invalidArgument('This issue is free.'))).toEqual({ message: 'This issue is free.', errors: {} });
+    expect(httpBodyOf(new DomainError('INVALID_ARGUMENT', 'Not JSON.', { httpStatus: 400 }))).toEqual({ message: 'Not JSON.', errors: {} });
+    expect(httpBodyOf(new DomainError('NOT_FOUND', 'No such issue.'))).toEqual({ message: 'No such issue.' });
     expect(tooManyRequests('slow down', 30).details.retryAfterSeconds).toBe(30);
   });
 });

@@ -149,9 +149,15 @@ export function httpStatusOf(error: DomainError): number {
   return error.details.httpStatus ?? HTTP_STATUS[error.code];
 }
 
-/** The JSON body of an error response: `{message}` plus `errors` for validation failures. */
+/**
+ * The JSON body of an error response: `{message}`, and for a request the
+ * client must change (400, 422) also `errors`, field name to reasons, as the
+ * OpenAPI document promises: empty when the rule broken is not about one
+ * field (an issue that cannot be bought, a body that is not JSON).
+ */
 export function httpBodyOf(error: DomainError): { message: string; errors?: Record<string, string[]> } {
   const status = httpStatusOf(error);
   const message = status >= 500 && status !== 501 && status !== 503 ? INTERNAL_MESSAGE : error.message;
-  return error.details.fieldErrors ? { message, errors: error.details.fieldErrors } : { message };
+  if (error.details.fieldErrors) return { message, errors: error.details.fieldErrors };
+  return status === 400 || status === 422 ? { message, errors: {} } : { message };
 }

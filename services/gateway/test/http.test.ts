@@ -18,10 +18,10 @@ describe('HTTP surface', () => {
     await stack?.stop();
   });
 
-  it('when the body is malformed JSON, then 400 {message}', async () => {
+  it('when the body is malformed JSON, then 400 {message, errors} as the OpenAPI document says', async () => {
     const response = await stack.http.post('/api/v2/login/token/init', { body: '{"email": ' });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ message: 'The request body is not valid JSON.' });
+    expect(response.body).toEqual({ message: 'The request body is not valid JSON.', errors: {} });
     expectNoLeak(response);
   });
 
