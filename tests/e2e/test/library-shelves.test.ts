@@ -204,8 +204,8 @@ describe('X-AppBase-Version selects the filter keys of library sections (running
     expect(filter.body.filter_params).toBe('section=latest_issues');
   });
 
-  it.each([['1.9.0'], ['1.27.9'], ['0.99'], [undefined]])(
-    'when the version is %s (older, compared numerically, or absent), then sections carry filter_name and filter_value',
+  it.each([['1.9.0'], ['1.27.9'], ['0.99'], ['1.28.0-beta'], [undefined]])(
+    'when the version is %s (older, compared numerically, a pre-release of 1.28.0, or absent), then sections carry filter_name and filter_value',
     async (version) => {
       const library = await get('/api/v2/library', version);
       expect(library.status).toBe(200);

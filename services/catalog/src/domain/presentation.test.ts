@@ -12,6 +12,8 @@ describe('presentation', () => {
     expect(wantsFilterParams('1.27.99')).toBe(false);
     expect(wantsFilterParams('')).toBe(false);
     expect(wantsFilterParams('garbage')).toBe(false);
+    // One rule with the gateway (@folio/app-version): a pre-release of 1.28.0 is not 1.28.0 or later.
+    expect(wantsFilterParams('1.28.0-beta')).toBe(false);
   });
 
   it('when filter keys are built, then new clients get the query-string form and old ones the pair', () => {

@@ -1,5 +1,6 @@
 // How catalog data is shown to clients: languages and labels, dates, page
 // meta, section filter keys by app version, cover and purchase links.
+import { isAtLeast } from '@folio/app-version';
 import type { IssueRecord } from './catalog-view.js';
 import type { AccessReason, PriceView } from './ports.js';
 
@@ -97,17 +98,11 @@ export interface SectionView {
 }
 
 /** The version from which library sections carry `filter_params` instead of the name/value pair. */
-const FILTER_PARAMS_SINCE = [1, 28, 0];
+const FILTER_PARAMS_SINCE = '1.28.0';
 
-/** Numeric comparison (1.9.0 < 1.28.0); a missing or unreadable version is an old one. */
+/** The @folio/app-version rule: numeric, a pre-release is before its release, a missing or unreadable version is an old one. */
 export function wantsFilterParams(appBaseVersion: string | undefined): boolean {
-  const match = /^\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/i.exec(appBaseVersion ?? '');
-  if (!match) return false;
-  const version = [match[1], match[2], match[3]].map((part) => Number(part ?? 0));
-  for (let i = 0; i < 3; i++) {
-    if (version[i]! !== FILTER_PARAMS_SINCE[i]!) return version[i]! > FILTER_PARAMS_SINCE[i]!;
-  }
-  return true;
+  return isAtLeast(appBaseVersion, FILTER_PARAMS_SINCE);
 }
 
 /** The filter keys of a library section for the client's version. */

@@ -9,6 +9,11 @@ describe('search text', () => {
     expect(foldText('Ficção')).toBe('ficcao');
   });
 
+  it('when a word has ß, then store search folds it as in-issue search does (@folio/text)', () => {
+    expect(queryTerms('Straße')).toEqual(['strasse']);
+    expect(indexTerms('Die Straße')).toEqual(['die', 'strasse']);
+  });
+
   it('when a field is indexed, then it splits on non-letters and keeps apostrophe words whole and in parts', () => {
     expect(indexTerms("The Lighthouse Keeper's Atlas")).toEqual(['the', 'lighthouse', 'keepers', 'keeper', 's', 'atlas']);
     expect(indexTerms('Revista Pampa N° 12')).toEqual(['revista', 'pampa', 'n', '12']);

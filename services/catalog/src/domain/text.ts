@@ -1,19 +1,20 @@
 // How text becomes search terms, shared by the index and the queries so that
 // both sides agree: split into words (letters, combining marks, digits),
-// each word compatibility-decomposed (NFKD), combining marks dropped and
-// lower-cased. So `Café`, `CAFE` and `Cafe\u0301` all become `cafe`, and
-// `Atlântica` becomes `atlantica`. An apostrophe inside a word (`Keeper's`)
+// each word folded by @folio/text, the one rule in-issue search uses too
+// (NFKD, combining marks dropped, lower-cased, ß as ss). So `Café`, `CAFE`
+// and `Cafe\u0301` all become `cafe`, `Atlântica` becomes `atlantica` and
+// `Straße` becomes `strasse`. An apostrophe inside a word (`Keeper's`)
 // joins it in queries (`keepers`); the index keeps both the joined word and
 // its parts (`keepers`, `keeper`, `s`).
 //
 // Folding a word is the costly part of indexing (Unicode normalization), and
 // words repeat a lot, so folded words are memoized.
 
+import { foldText } from '@folio/text';
+
 const SEPARATORS = /[^\p{L}\p{M}\p{N}'\u2019]+/u;
 const APOSTROPHES = /['\u2019]+/;
-const MARKS = /\p{M}+/gu;
 const NON_WORD = /[^\p{L}\p{N}]+/u;
-const NOT_ASCII = /[^\x00-\x7f]/;
 /** Longer terms are cut: nobody types more, and it bounds the term dictionary. */
 const MAX_TERM_LENGTH = 40;
 const MEMO_LIMIT = 200_000;
@@ -21,10 +22,7 @@ const MEMO_LIMIT = 200_000;
 const indexMemo = new Map<string, readonly string[]>();
 
 /** Lower-cased, accent-free form of a text (letters, digits and separators stay). */
-export function foldText(text: string): string {
-  const lower = text.toLowerCase();
-  return NOT_ASCII.test(lower) ? lower.normalize('NFKD').replace(MARKS, '') : lower;
-}
+export { foldText };
 
 /** The terms of one apostrophe-free piece of a word: usually one, more when NFKD yields separators (`½`). */
 function pieceTerms(piece: string): string[] {

@@ -1,7 +1,7 @@
 // The client headers of the spec, read leniently where the spec allows a
 // default and strictly where a wrong value must be reported.
 import type { Request } from 'express';
-import { AppVersion } from './version.js';
+import { AppVersion } from '@folio/app-version';
 
 export const LANGS = ['en', 'es', 'pt', 'it'] as const;
 export type Lang = (typeof LANGS)[number];

@@ -10,7 +10,7 @@ import type { RateRule } from '@folio/rate-limit';
 import type { GuardedClient } from '../upstreams/index.js';
 import type { TenantDirectory } from '../upstreams/tenants.js';
 import type { Lang } from './headers.js';
-import type { AppVersion } from './version.js';
+import type { AppVersion } from '@folio/app-version';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

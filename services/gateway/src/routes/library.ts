@@ -1,8 +1,7 @@
 // Library shelves, shelf filter and favorites of one tenant: answered by catalog.
-import type { Request } from 'express';
+import type { AppVersion } from '@folio/app-version';
 import { z } from 'zod';
 import { invalidArgument } from '@folio/errors';
-import { HEADER } from '../http/headers.js';
 import { route } from '../http/route.js';
 import { FavoriteState, issueIdParams, LibraryShelves, PagedSection, queryInt, scopeSchema } from './schemas.js';
 import { searchQuery } from './search.js';
@@ -16,11 +15,12 @@ const paging = {
 const PAGING_KEYS = new Set(Object.keys(paging));
 
 /**
- * X-AppBase-Version as the client sent it ("" when absent): catalog applies
- * the version rule of the sections (>= 1.28.0 gets `filter_params`).
+ * X-AppBase-Version as the pipeline parsed it ("" when absent or not a
+ * version): catalog applies the version rule of the sections (>= 1.28.0 gets
+ * `filter_params`) with the same @folio/app-version rules.
  */
-function appBaseVersionOf(req: Request): string {
-  return (req.get(HEADER.appBaseVersion) ?? '').trim().slice(0, 64);
+function versionForCatalog(appBaseVersion: AppVersion | undefined): string {
+  return appBaseVersion?.toString() ?? '';
 }
 
 /**
@@ -52,7 +52,7 @@ export const libraryRoutes = [
     tenant: 'single',
     query: z.object(paging),
     responses: { 200: { description: 'Shelves', schema: LibraryShelves } },
-    handler: async ({ query, user, tenant, lang, services, req }) => {
+    handler: async ({ query, user, tenant, lang, services, appBaseVersion }) => {
       const response = await services.catalog.listLibrarySections({
         tenantId: tenant.id,
         userId: user.id,
@@ -60,7 +60,7 @@ export const libraryRoutes = [
         perPage: query.per_page,
         scope: catalogScope(query.scope),
         lang,
-        appBaseVersion: appBaseVersionOf(req),
+        appBaseVersion: versionForCatalog(appBaseVersion),
       });
       return { status: 200, body: shelvesToWire(response) };
     },
@@ -87,7 +87,7 @@ export const libraryRoutes = [
       .catchall(z.string().max(256)),
     responses: { 200: { description: 'The section with page meta', schema: PagedSection } },
     errors: { 404: 'Unknown section' },
-    handler: async ({ query, user, tenant, lang, services, req }) => {
+    handler: async ({ query, user, tenant, lang, services, appBaseVersion }) => {
       const filter = dynamicFilterOf(query);
       // A search section's filter pages the store search itself (same query rules, same 204).
       if (filter.filterName === 'search') {
@@ -112,7 +112,7 @@ export const libraryRoutes = [
         perPage: query.per_page,
         scope: catalogScope(query.scope),
         lang,
-        appBaseVersion: appBaseVersionOf(req),
+        appBaseVersion: versionForCatalog(appBaseVersion),
       });
       return { status: 200, body: pagedSectionToWire(response.section, 'FilterLibrary') };
     },

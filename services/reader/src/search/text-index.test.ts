@@ -7,6 +7,8 @@ const page = (page: number, text: string, section = 1): TextSegment => ({ page, 
 describe('text normalization', () => {
   it('when words carry diacritics or case, then their terms are folded', () => {
     expect(['Café', 'CAFÉ', 'cafe', 'Ca\u0301fe'].map(normalizeTerm)).toEqual(['cafe', 'cafe', 'cafe', 'cafe']);
+    // The rule store search uses too (@folio/text): ß is ss.
+    expect(['Straße', 'STRASSE', 'strasse'].map(normalizeTerm)).toEqual(['strasse', 'strasse', 'strasse']);
     expect(tokenize('El río, ¡amaneció!').map((t) => [t.term, t.start, t.end])).toEqual([
       ['el', 0, 2],
       ['rio', 3, 6],

@@ -1,6 +1,10 @@
 // Text normalization shared by indexing and querying: words are runs of
-// letters, marks and digits; a term is the word decomposed (NFD), stripped of
-// its diacritics and case-folded, so "Café", "cafe" and "CAFÉ" are one term.
+// letters, marks and digits; a term is the word folded by @folio/text, the
+// one rule store search uses too (NFKD, no diacritics, lower case, ß as ss),
+// so "Café", "cafe" and "CAFÉ" are one term, and so are "Straße" and "strasse".
+import { foldText } from '@folio/text';
+
+export { escapeHtml } from '@folio/text';
 
 export interface Token {
   term: string;
@@ -10,12 +14,8 @@ export interface Token {
 }
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
-const MARKS = /\p{M}+/gu;
-const ASCII = /^[\x00-\x7f]*$/;
-
 export function normalizeTerm(word: string): string {
-  if (ASCII.test(word)) return word.toLowerCase();
-  return word.normalize('NFD').replace(MARKS, '').toLowerCase().replace(/ß/g, 'ss');
+  return foldText(word);
 }
 
 export function tokenize(text: string): Token[] {
@@ -35,8 +35,4 @@ export function countWords(text: string): number {
   WORD.lastIndex = 0;
   while (WORD.exec(text)) count += 1;
   return count;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
