@@ -83,13 +83,28 @@ describe('HTTP surface', () => {
     expect(response.body).toEqual({ status: 'ok' });
   });
 
-  it('when an upstream is down, then /readyz answers 503 and names it', async () => {
+  it('when upstreams are down, then /readyz stays 200 (the pod can serve) and ?verbose names them', async () => {
     const response = await stack.http.get('/readyz');
-    expect(response.status).toBe(503);
-    expect(response.body).toEqual({
-      status: 'unavailable',
-      checks: { redis: true, identity: true, catalog: false, commerce: false, reader: false, notes: false, integrations: false },
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok', checks: { redis: true } });
+    const verbose = await stack.http.get('/readyz?verbose');
+    expect(verbose.status).toBe(200);
+    expect(verbose.body).toEqual({
+      status: 'ok',
+      checks: { redis: true },
+      upstreams: { identity: true, catalog: false, commerce: false, reader: false, notes: false, integrations: false },
     });
+  });
+
+  it('when Redis cannot be reached, then /readyz answers 503 and names it', async () => {
+    const noRedis = await startGateway(gatewayConfig(CLOSED_ADDR, { REDIS_URL: 'redis://127.0.0.1:1' }));
+    try {
+      const response = await httpClient(noRedis.url).get('/readyz');
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual({ status: 'unavailable', checks: { redis: false } });
+    } finally {
+      await noRedis.stop();
+    }
   });
 
   it('when /openapi.json is fetched, then it is a valid OpenAPI 3.1 document with the spec paths', async () => {
@@ -207,9 +222,9 @@ describe('the request pipeline', () => {
       expect(user.body).toEqual({ message: 'Service temporarily unavailable.' });
       const init = await client.post('/api/v2/login/token/init', { body: { email: 'a@example.com' } });
       expect(init.status).toBe(503);
-      const ready = await client.get('/readyz');
-      expect(ready.status).toBe(503);
-      expect(ready.body.checks.identity).toBe(false);
+      const ready = await client.get('/readyz?verbose');
+      expect(ready.status).toBe(200);
+      expect(ready.body.upstreams.identity).toBe(false);
     } finally {
       await full.stop();
     }

@@ -38,6 +38,18 @@ export function countsAsFailure(error: unknown): boolean {
   return !(isDomainError(error) && CLIENT_SIDE.has(error.code));
 }
 
+/** What the breaker tells the call it lets through. */
+export interface Attempt {
+  /**
+   * This call is the half-open breaker's one trial. It should wait for the
+   * channel to be ready (up to its deadline): the channel of a service that has
+   * just come back is often still in reconnect backoff, and a trial that fails
+   * at once with "No connection established" would open the breaker again for
+   * another reset period although the service is up.
+   */
+  trial: boolean;
+}
+
 type Thunk = () => Promise<unknown>;
 
 export class Breaker {
@@ -74,9 +86,12 @@ export class Breaker {
   }
 
   /** Runs a call; breaker refusals and timeouts come out as UNAVAILABLE domain errors. */
-  async run<T>(call: () => Promise<T>): Promise<T> {
+  async run<T>(call: (attempt: Attempt) => Promise<T>): Promise<T> {
+    // Half-open lets exactly one call through (the others are refused at once),
+    // so marking every call made while half-open marks that one trial.
+    const attempt: Attempt = { trial: this.breaker.halfOpen };
     try {
-      return (await this.breaker.fire(call)) as T;
+      return (await this.breaker.fire(() => call(attempt))) as T;
     } catch (error) {
       throw this.translate(error);
     }

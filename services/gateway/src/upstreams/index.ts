@@ -36,7 +36,9 @@ export function createUpstream<C extends Client>(
       const call = (raw as Record<string | symbol, unknown>)[method];
       if (typeof call !== 'function' || method === 'close' || method === 'raw') return undefined;
       return (request: unknown, callSettings?: CallSettings) =>
-        breaker.run(() => (call as (r: unknown, s?: CallSettings) => Promise<unknown>)(request, callSettings));
+        breaker.run(({ trial }) =>
+          (call as (r: unknown, s?: CallSettings) => Promise<unknown>)(request, trial ? { ...callSettings, waitForReady: true } : callSettings),
+        );
     },
   });
   return {
