@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { identity } from '@folio/proto';
 import { RATE_RULES } from '../http/rate-limit.js';
 import { route } from '../http/route.js';
-import { langSchema, TokenResponse } from './schemas.js';
+import { deliverableEmail, langSchema, TokenResponse } from './schemas.js';
 import { tokensToWire } from './wire.js';
 
 const PROVIDERS = {
@@ -27,7 +27,7 @@ export const authRoutes = [
     auth: 'none',
     tenant: 'none',
     uses: ['app-tenant'],
-    body: z.object({ email: z.email().max(254), lang: langSchema.optional() }),
+    body: z.object({ email: deliverableEmail, lang: langSchema.optional() }),
     responses: { 201: { description: 'Code sent; empty body' } },
     errors: { 429: 'Too many codes requested for this e-mail or from this IP' },
     handler: async ({ body, lang, appTenantId, clientIp, services }) => {
@@ -42,7 +42,7 @@ export const authRoutes = [
     summary: 'Exchange an e-mailed code for tokens',
     auth: 'none',
     tenant: 'none',
-    body: z.object({ email: z.email().max(254), code: z.string().min(1).max(32) }),
+    body: z.object({ email: deliverableEmail, code: z.string().min(1).max(32) }),
     responses: tokenReply,
     errors: { 401: 'Wrong or expired code', 429: 'Too many attempts from this IP' },
     handler: async ({ body, clientIp, services }) => {

@@ -17,6 +17,28 @@ export const id = (description: string) => z.coerce.number().int().min(1).max(2_
 
 export const issueIdParams = z.object({ issue_id: id('Issue id') });
 export const langSchema = z.enum(['en', 'es', 'pt', 'it']);
+
+/**
+ * An e-mail address a mail server will take. z.email() checks the shape but
+ * not the SMTP size limits, so an address with a 300-character domain passed
+ * and the mail server then refused it (a 503 for bad input). RFC 5321: the
+ * path is at most 256 octets with its angle brackets (the address at most
+ * 254; MailDev and others refuse above 253), the local part at most 64, the
+ * domain at most 253 (RFC 1035) and each of its labels at most 63.
+ */
+export const deliverableEmail = z
+  .email()
+  .max(253)
+  .superRefine((email, ctx) => {
+    const at = email.lastIndexOf('@');
+    const local = email.slice(0, at);
+    const domain = email.slice(at + 1);
+    if (local.length > 64) ctx.addIssue({ code: 'custom', message: 'The part before @ must not be longer than 64 characters.' });
+    if (domain.length > 253) ctx.addIssue({ code: 'custom', message: 'The domain must not be longer than 253 characters.' });
+    if (domain.split('.').some((label) => label.length > 63)) {
+      ctx.addIssue({ code: 'custom', message: 'Each part of the domain must not be longer than 63 characters.' });
+    }
+  });
 export const scopeSchema = z.enum(['owned', 'all']).meta({ description: '`all`: storefront mode with commerce fields' });
 
 // ------------------------------------------------------------ errors --
