@@ -1,6 +1,7 @@
-// Command docdb runs an embedded FerretDB 1.24 (SQLite backend) that speaks
-// the MongoDB wire protocol. It is the local stand-in for MongoDB used by
-// ./dev; production uses real MongoDB.
+// Command docdb runs an embedded FerretDB 1.24 that speaks the MongoDB wire
+// protocol, on PostgreSQL (with GIN twins of its indexes, see gin_twins.sql)
+// or on SQLite. It is the local stand-in for MongoDB used by ./dev;
+// production uses real MongoDB.
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 )
@@ -29,8 +31,15 @@ func main() {
 func run() error {
 	listen := flag.String("listen", envOr("DOCDB_LISTEN", "127.0.0.1:27017"),
 		"TCP address to listen on (env DOCDB_LISTEN)")
+	backend := flag.String("backend", envOr("DOCDB_BACKEND", "postgresql"),
+		"storage backend: postgresql or sqlite (env DOCDB_BACKEND)")
+	postgresqlURL := flag.String("postgresql-url",
+		envOr("DOCDB_POSTGRESQL_URL", "postgres://postgres@127.0.0.1:5432/ferretdb"),
+		"PostgreSQL database for -backend postgresql (env DOCDB_POSTGRESQL_URL)")
+	ginTwins := flag.Bool("gin-twins", true,
+		"with -backend postgresql, install the trigger that adds GIN indexes FerretDB's lookups can use")
 	dataDir := flag.String("data-dir", envOr("DOCDB_DATA_DIR", defaultDataDir()),
-		"directory for the SQLite databases (env DOCDB_DATA_DIR)")
+		"directory for the SQLite databases, with -backend sqlite (env DOCDB_DATA_DIR)")
 	logLevel := flag.String("log-level", envOr("DOCDB_LOG_LEVEL", "info"),
 		"log level: debug, info, warn or error (env DOCDB_LOG_LEVEL)")
 	flag.Parse()
@@ -42,30 +51,49 @@ func run() error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(logger)
 
-	dir, err := filepath.Abs(*dataDir)
-	if err != nil {
-		return fmt.Errorf("data dir: %w", err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create data dir: %w", err)
-	}
-	// FerretDB wants a "file:" URI of an existing directory, ending with "/".
-	sqliteURL := "file:" + (&url.URL{Path: dir + "/"}).EscapedPath()
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *listen},
-		Logger:    logger,
-		Handler:   "sqlite",
-		SQLiteURL: sqliteURL,
-	})
+	config := &ferretdb.Config{
+		Listener: ferretdb.ListenerConfig{TCP: *listen},
+		Logger:   logger,
+		Handler:  *backend,
+	}
+	var where []any
+	switch *backend {
+	case "postgresql":
+		u, err := postgresURL(*postgresqlURL)
+		if err != nil {
+			return err
+		}
+		if *ginTwins {
+			if err := installGinTwins(ctx, u, 30*time.Second, logger); err != nil {
+				return err
+			}
+		}
+		config.PostgreSQLURL = u
+		where = []any{"postgresql", redact(u)}
+	case "sqlite":
+		dir, err := filepath.Abs(*dataDir)
+		if err != nil {
+			return fmt.Errorf("data dir: %w", err)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("create data dir: %w", err)
+		}
+		// FerretDB wants a "file:" URI of an existing directory, ending with "/".
+		config.SQLiteURL = "file:" + (&url.URL{Path: dir + "/"}).EscapedPath()
+		where = []any{"data_dir", dir}
+	default:
+		return fmt.Errorf("invalid -backend %q: want postgresql or sqlite", *backend)
+	}
+
+	f, err := ferretdb.New(config)
 	if err != nil {
 		return fmt.Errorf("start FerretDB: %w", err)
 	}
 
-	logger.Info("docdb ready", "uri", f.MongoDBURI(), "data_dir", dir)
+	logger.Info("docdb ready", append([]any{"uri", f.MongoDBURI(), "backend", *backend}, where...)...)
 	if err := f.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
