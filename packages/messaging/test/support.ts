@@ -21,6 +21,8 @@ export function recordingLogger(): { logger: Logger; lines: Record<string, unkno
 
 export interface BrokerAdmin {
   channel: Channel;
+  /** The admin's own connection, for channels a test needs (say, with confirms). */
+  connection: ChannelModel;
   /** Waits for the next message in a queue, acknowledged so it does not linger. */
   nextMessage(queue: string, timeoutMs?: number): Promise<GetMessage>;
   messageCount(queue: string): Promise<number>;
@@ -47,6 +49,7 @@ export async function brokerAdmin(): Promise<BrokerAdmin> {
   };
   return {
     channel,
+    connection,
     nextMessage: (queue, timeoutMs = 10_000) =>
       waitFor(
         async () => {

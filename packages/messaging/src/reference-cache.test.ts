@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { ReferenceCache } from './reference-cache.js';
+
+function clockAt(start: number) {
+  const clock = { time: start, now: () => clock.time };
+  return clock;
+}
+
+describe('ReferenceCache', () => {
+  it('when a key is read twice within the TTL, then it is loaded once', async () => {
+    const cache = new ReferenceCache<string, number>({ maxEntries: 10, ttlMs: 1_000, now: clockAt(0).now });
+    let loads = 0;
+    const load = async () => ++loads;
+
+    expect(await cache.get('a', load)).toBe(1);
+    expect(await cache.get('a', load)).toBe(1);
+    expect(loads).toBe(1);
+  });
+
+  it('when the TTL has passed, then the key is loaded again', async () => {
+    const clock = clockAt(0);
+    const cache = new ReferenceCache<string, number>({ maxEntries: 10, ttlMs: 1_000, now: clock.now });
+    let loads = 0;
+    await cache.get('a', async () => ++loads);
+
+    clock.time = 1_000;
+
+    expect(await cache.get('a', async () => ++loads)).toBe(2);
+  });
+
+  it('when more keys than maxEntries are stored, then the least recently used goes', async () => {
+    const cache = new ReferenceCache<string, string>({ maxEntries: 2, ttlMs: 1_000, now: clockAt(0).now });
+    await cache.get('a', async () => 'A');
+    await cache.get('b', async () => 'B');
+    cache.peek('a');
+
+    await cache.get('c', async () => 'C');
+
+    expect(cache.peek('a')).toBe('A');
+    expect(cache.peek('b')).toBeUndefined();
+    expect(cache.peek('c')).toBe('C');
+  });
+
+  it('when entries are deleted by a predicate, then only those are loaded again', async () => {
+    const cache = new ReferenceCache<string, string>({ maxEntries: 10, ttlMs: 1_000, now: clockAt(0).now });
+    await cache.get('1:7', async () => 'user 7');
+    await cache.get('1:8', async () => 'user 8');
+
+    cache.deleteWhere((key) => key.endsWith(':7'));
+
+    expect(cache.peek('1:7')).toBeUndefined();
+    expect(cache.peek('1:8')).toBe('user 8');
+  });
+
+  it('when an invalidation arrives while a load is in flight, then that load is answered but not stored', async () => {
+    const cache = new ReferenceCache<string, string>({ maxEntries: 10, ttlMs: 1_000, now: clockAt(0).now });
+    let finish: (value: string) => void = () => {};
+    const inFlight = cache.get('a', () => new Promise<string>((resolve) => (finish = resolve)));
+
+    cache.delete('a');
+    finish('before the purchase');
+
+    expect(await inFlight).toBe('before the purchase');
+    expect(cache.peek('a')).toBeUndefined();
+    expect(await cache.get('a', async () => 'after the purchase')).toBe('after the purchase');
+  });
+
+  it('when concurrent misses ask for one key, then they share one load', async () => {
+    const cache = new ReferenceCache<string, number>({ maxEntries: 10, ttlMs: 1_000, now: clockAt(0).now });
+    let loads = 0;
+    const load = async () => ++loads;
+
+    const values = await Promise.all([cache.get('a', load), cache.get('a', load), cache.get('a', load)]);
+
+    expect(values).toEqual([1, 1, 1]);
+    expect(loads).toBe(1);
+  });
+
+  it('when a load fails, then nothing is stored and the next read loads again', async () => {
+    const cache = new ReferenceCache<string, number>({ maxEntries: 10, ttlMs: 1_000, now: clockAt(0).now });
+
+    await expect(cache.get('a', async () => Promise.reject(new Error('peer down')))).rejects.toThrow('peer down');
+
+    expect(await cache.get('a', async () => 2)).toBe(2);
+  });
+
+  it('when the TTL is 0, then nothing is cached', async () => {
+    const cache = new ReferenceCache<string, number>({ maxEntries: 10, ttlMs: 0, now: clockAt(0).now });
+    let loads = 0;
+    await cache.get('a', async () => ++loads);
+    await cache.get('a', async () => ++loads);
+    expect(loads).toBe(2);
+  });
+});
