@@ -1,0 +1,41 @@
+// Command-line options of the API benchmark (`pnpm bench:api -- --help`).
+export const USAGE = `pnpm bench:api [-- options]
+  --dataset=demo|scale   which data the stack holds (scale: after pnpm bench:scale-data); default demo
+  --duration=5           seconds of load per endpoint
+  --connections=32       concurrent connections per endpoint
+  --users=16             how many users share the load (demo: ana, bruno + bench-NN@example.test; scale: ana, bruno + scale users of tenant 1)
+  --only=a,b             run only the endpoints whose name contains one of these words
+  --no-readme            print the table without writing bench/api/README.md
+  --gateway=http://127.0.0.1:8080   --maildev=http://127.0.0.1:1080`;
+
+export function parseOptions(argv) {
+  const args = new Map(
+    argv
+      .filter((arg) => arg.startsWith('--'))
+      .map((arg) => {
+        const [key, ...rest] = arg.slice(2).split('=');
+        return [key, rest.length ? rest.join('=') : 'true'];
+      }),
+  );
+  if (args.has('help')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const number = (key, fallback) => {
+    const value = Number(args.get(key) ?? fallback);
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${key} must be a positive number`);
+    return value;
+  };
+  const dataset = args.get('dataset') ?? 'demo';
+  if (!['demo', 'scale'].includes(dataset)) throw new Error('--dataset must be demo or scale');
+  return {
+    dataset,
+    duration: number('duration', 5),
+    connections: number('connections', 32),
+    users: Math.max(4, Math.floor(number('users', 16))),
+    only: args.get('only')?.split(',').filter(Boolean) ?? null,
+    writeReadme: !args.has('no-readme'),
+    gateway: args.get('gateway') ?? process.env.BENCH_GATEWAY_URL ?? 'http://127.0.0.1:8080',
+    maildev: args.get('maildev') ?? process.env.BENCH_MAILDEV_URL ?? 'http://127.0.0.1:1080',
+  };
+}

@@ -1,0 +1,114 @@
+// The benchmark's table: figures per endpoint against issue 8's targets,
+// printed and written into bench/api/README.md between markers (one block per
+// dataset, plus scale/demo ratios once both datasets have been measured).
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { dirname } from 'node:path';
+
+export const TARGETS = {
+  read: { ratio: 0.25, p99: 50 },
+  write: { ratio: 0.1, p99: 100 },
+  /** Each endpoint on the scale data keeps at least this share of its demo req/s. */
+  scaleOverDemo: 0.8,
+  rssMb: 150,
+};
+
+export function machine() {
+  let nproc = cpus().length;
+  try {
+    nproc = Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
+  } catch {
+    // cpus() it is
+  }
+  // The load average says how much else the (shared) machine was doing when the run started.
+  return { nproc, memoryGb: Math.round((totalmem() / 1024 ** 3) * 10) / 10, node: process.version, date: new Date().toISOString(), loadAverage: loadavg()[0].toFixed(1) };
+}
+
+/** Adds ratio and verdict to each endpoint row. */
+export function judge(rows, bare) {
+  return rows.map((row) => {
+    const target = TARGETS[row.kind];
+    const ratio = row.reqPerSec / bare;
+    const clean = row.unexpected === 0 && row.errors === 0;
+    return { ...row, ratio, pass: clean && ratio >= target.ratio && row.p99 <= target.p99 };
+  });
+}
+
+const fmt = {
+  int: (v) => Math.round(v).toLocaleString('en'),
+  ms: (v) => `${v} ms`,
+  ratio: (v) => (v >= 0.1 ? v.toFixed(2) : v.toFixed(3)),
+};
+
+export function table(result) {
+  const lines = [
+    `Dataset \`${result.dataset}\`; ${result.machine.nproc} CPUs, ${result.machine.memoryGb} GB, node ${result.machine.node}; ${result.machine.date}; load average ${result.machine.loadAverage} at the start; ` +
+      `${result.connections} connections, ${result.duration} s per endpoint, ${result.users} users.`,
+    '',
+    '| Endpoint | kind | req/s | p50 | p99 | non-2xx/errors | vs bare | target | pass |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+    ...result.bareRuns.map(
+      (bare, i) => `| bare express 5 \`GET /hello\` (${i === 0 ? 'first' : 'last'}) | ref | ${fmt.int(bare.reqPerSec)} | ${fmt.ms(bare.p50)} | ${fmt.ms(bare.p99)} | ${bare.unexpected + bare.errors} | 1 | | |`,
+    ),
+    ...result.rows.map((row) => {
+      const target = TARGETS[row.kind];
+      const bad = row.unexpected + row.errors;
+      const statuses = bad ? ` (${Object.entries(row.statuses).map(([code, count]) => `${code}: ${count}`).join(', ')}${row.errors ? `, errors: ${row.errors}` : ''})` : '';
+      return (
+        `| \`${row.name}\` | ${row.kind} | ${fmt.int(row.reqPerSec)} | ${fmt.ms(row.p50)} | ${fmt.ms(row.p99)} | ${bad}${statuses} | ${fmt.ratio(row.ratio)} | ` +
+        `>= ${target.ratio}, p99 <= ${target.p99} ms | ${row.pass ? 'pass' : 'FAIL'} |`
+      );
+    }),
+    '',
+    `RSS after the run (MB, target < ${TARGETS.rssMb} per service): ` +
+      Object.entries(result.rss)
+        .map(([name, mb]) => `${name} ${Math.round(mb)}${!['docdb', 'postgres', 'redis', 'rabbitmq'].includes(name) && mb >= TARGETS.rssMb ? ' (FAIL)' : ''}`)
+        .join(', ') +
+      '.',
+  ];
+  return lines.join('\n');
+}
+
+export function scaleRatioTable(demo, scale) {
+  const demoByName = new Map(demo.rows.map((row) => [row.name.replace(/=[^=]*$/, ''), row]));
+  const lines = [
+    `Scale run of ${scale.machine.date} over demo run of ${demo.machine.date} (bare route: ${fmt.int(scale.bare)} over ${fmt.int(demo.bare)} req/s).`,
+    '',
+    `| Endpoint | demo req/s | scale req/s | scale/demo | target | pass |`,
+    '| --- | ---: | ---: | ---: | --- | --- |',
+  ];
+  for (const row of scale.rows) {
+    const before = demoByName.get(row.name.replace(/=[^=]*$/, ''));
+    if (!before) continue;
+    const ratio = row.reqPerSec / before.reqPerSec;
+    lines.push(
+      `| \`${row.name}\` | ${fmt.int(before.reqPerSec)} | ${fmt.int(row.reqPerSec)} | ${ratio.toFixed(2)} | >= ${TARGETS.scaleOverDemo} | ${ratio >= TARGETS.scaleOverDemo ? 'pass' : 'FAIL'} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export async function saveResult(path, result) {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `${JSON.stringify(result, null, 1)}\n`);
+}
+
+export async function loadResult(path) {
+  try {
+    return JSON.parse(await readFile(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** Replaces what lies between `<!-- bench:api:<key>:start -->` and its end marker. */
+export async function writeBlock(readmePath, key, content) {
+  const readme = await readFile(readmePath, 'utf8');
+  const start = `<!-- bench:api:${key}:start -->`;
+  const end = `<!-- bench:api:${key}:end -->`;
+  const from = readme.indexOf(start);
+  const to = readme.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${readmePath} lacks the markers ${start} … ${end}`);
+  await writeFile(readmePath, `${readme.slice(0, from + start.length)}\n${content}\n${readme.slice(to)}`);
+}

@@ -1,0 +1,117 @@
+// API load benchmark (issue 8): drives every endpoint of the running stack's
+// gateway with autocannon, beside a bare express 5 route measured in the same
+// run, and prints req/s, p50, p99, non-2xx/errors and the ratio to the bare
+// route, judged against the issue's targets; then the RSS of every service.
+// Writes the table into bench/api/README.md (see that file).
+//
+//   ./dev up && pnpm bench:api [-- --dataset=demo|scale --duration=5]
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseOptions } from './lib/cli.mjs';
+import { endpoints } from './lib/endpoints.mjs';
+import { request } from './lib/http.mjs';
+import { drive } from './lib/load.mjs';
+import { loginAll } from './lib/logins.mjs';
+import { prepare } from './lib/prepare.mjs';
+import { rssByService } from './lib/processes.mjs';
+import { judge, loadResult, machine, saveResult, scaleRatioTable, table, writeBlock } from './lib/report.mjs';
+import { counts, scaleUserEmail, tenantOneUsers } from '../scale/plan.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const options = parseOptions(process.argv.slice(2));
+const log = (line) => console.error(line);
+const atStart = machine();
+
+// 1. The stack must be there.
+const health = await request(options.gateway, 'GET', '/healthz').catch(() => null);
+if (health?.status !== 200) {
+  console.error(`The gateway at ${options.gateway} is not ready (${health ? health.status : 'no answer'}): run ./dev up first.`);
+  process.exit(1);
+}
+
+// 2. Users: the demo's readers of tenant 1 and either fresh bench users or the scale dataset's users of tenant 1.
+const demoUsers = ['ana@example.com', 'bruno@example.com'];
+const others = options.users - demoUsers.length;
+const extraUsers =
+  options.dataset === 'scale'
+    ? tenantOneUsers(others, counts(1).users).map(scaleUserEmail)
+    : Array.from({ length: others }, (_, i) => `bench-${String(i + 1).padStart(2, '0')}@example.test`);
+log(`logging in ${options.users} users …`);
+const { tokens, fresh } = await loginAll([...demoUsers, ...extraUsers], {
+  gateway: options.gateway,
+  maildev: options.maildev,
+  cacheFile: join(root, '.local', 'bench', 'logins.json'),
+});
+log(`  ${fresh} new logins, ${tokens.length - fresh} reused`);
+const users = tokens.map(({ email, token }) => ({ email, token }));
+// Note lists are read from the extra users of even rank (a fixed list each) and written by everyone else.
+const noteReaders = users.filter((user, i) => !demoUsers.includes(user.email) && i % 2 === 0);
+const noteWriters = users.filter((user) => !noteReaders.includes(user));
+
+log('opening reader sessions and the fixed note lists …');
+const { shelf } = await prepare(options.gateway, users, noteReaders);
+
+// 3. The bare route in its own process.
+const hello = spawn(process.execPath, [join(here, 'hello-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+const [line] = await once(hello.stdout, 'data');
+const helloUrl = `http://127.0.0.1:${String(line).match(/listening (\d+)/)[1]}`;
+
+const load = { connections: options.connections, duration: options.duration };
+const bareRun = async () => drive(helloUrl, () => ({ method: 'GET', path: '/hello', headers: {} }), 200, load);
+const selected = endpoints({ users, noteReaders, noteWriters, shelf }).filter(
+  (endpoint) => !options.only || options.only.some((word) => endpoint.name.includes(word)),
+);
+
+let result;
+try {
+  log(`bare express 5 GET /hello, ${options.duration} s …`);
+  const bareRuns = [await bareRun()];
+  const rows = [];
+  for (const endpoint of selected) {
+    log(`${endpoint.name}, ${options.duration} s …`);
+    rows.push({ name: endpoint.name, kind: endpoint.kind, ...(await drive(options.gateway, endpoint.build, endpoint.expected, load)) });
+  }
+  log(`bare express 5 GET /hello again, ${options.duration} s …`);
+  bareRuns.push(await bareRun());
+  // The reference is the mean of the two bare runs: the machine is shared and drifts.
+  const bare = (bareRuns[0].reqPerSec + bareRuns[1].reqPerSec) / 2;
+  result = {
+    dataset: options.dataset,
+    machine: atStart,
+    connections: options.connections,
+    duration: options.duration,
+    users: users.length,
+    bare,
+    bareRuns,
+    rows: judge(rows, bare),
+    rss: rssByService(join(root, '.local', 'run')),
+  };
+} finally {
+  hello.kill('SIGTERM');
+}
+
+// 4. Report.
+const text = table(result);
+console.log(`\n${text}\n`);
+const throttled = result.rows.filter((row) => row.statuses['429']);
+if (throttled.length) {
+  console.log(
+    `429 answers in ${throttled.map((row) => row.name).join(', ')}: a limit bit despite the spread of client addresses. ` +
+      'If it is the gateway\'s global per-IP limit, raise it for the benchmark: GLOBAL_RATE_LIMIT_PER_MINUTE=1000000 ./dev restart gateway',
+  );
+}
+const failed = result.rows.filter((row) => !row.pass).length;
+console.log(`${result.rows.length - failed} of ${result.rows.length} endpoints meet their target.`);
+
+if (options.writeReadme && !options.only) {
+  const readme = join(here, 'README.md');
+  await saveResult(join(here, 'results', `${options.dataset}.json`), result);
+  await writeBlock(readme, options.dataset, text);
+  const demo = await loadResult(join(here, 'results', 'demo.json'));
+  const scale = await loadResult(join(here, 'results', 'scale.json'));
+  if (demo && scale) await writeBlock(readme, 'ratio', scaleRatioTable(demo, scale));
+  console.log(`written into ${readme}`);
+}
