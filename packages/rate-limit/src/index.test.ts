@@ -35,3 +35,37 @@ describe('RateLimiter against real Redis', () => {
     expect((await limiter.hit(rule, 'k')).allowed).toBe(true);
   });
 });
+
+describe('RateLimiter.hitAndRead: several counters and one read in one round trip', () => {
+  const redis = new Redis(testInfra().redisUrl);
+  const prefix = uniqueName('rl');
+  const limiter = new RateLimiter(redis, prefix);
+  afterAll(() => redis.quit());
+
+  it('when two rules are hit together, then each counts on its own key and the same key as hit() would', async () => {
+    const global = { name: 'global-ip', limit: 3, windowSeconds: 60 };
+    const route = { name: 'route-ip', limit: 1, windowSeconds: 60 };
+    const first = await limiter.hitAndRead([{ rule: global, key: 'ip' }, { rule: route, key: 'ip' }]);
+    expect(first.decisions.map((d) => d.allowed)).toEqual([true, true]);
+    expect(first.value).toBeNull();
+    const second = await limiter.hitAndRead([{ rule: global, key: 'ip' }, { rule: route, key: 'ip' }]);
+    expect(second.decisions[0]).toMatchObject({ allowed: true, remaining: 1 });
+    expect(second.decisions[1]).toMatchObject({ allowed: false, remaining: 0 });
+    expect(second.decisions[1]!.retryAfterSeconds).toBeGreaterThan(0);
+    expect(second.decisions[1]!.retryAfterSeconds).toBeLessThanOrEqual(60);
+    // Shared with hit(): the third hit of the global rule is the last one allowed.
+    expect(await limiter.hit(global, 'ip')).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await limiter.hit(global, 'ip')).allowed).toBe(false);
+  });
+
+  it('when a key to read is given, then its value comes back with the decisions (null when absent)', async () => {
+    const rule = { name: 'g', limit: 10, windowSeconds: 60 };
+    const key = `${prefix}:read-me`;
+    expect((await limiter.hitAndRead([{ rule, key: 'x' }], key)).value).toBeNull();
+    await redis.set(key, 'hello', 'PX', 60_000);
+    const { decisions, value } = await limiter.hitAndRead([{ rule, key: 'x' }], key);
+    expect(value).toBe('hello');
+    expect(decisions).toHaveLength(1);
+    expect((await limiter.hitAndRead([], key)).value).toBe('hello');
+  });
+});

@@ -10,6 +10,8 @@ import { RateLimiter } from '@folio/rate-limit';
 import { Redis } from 'ioredis';
 import type { IdentityConfig } from './config.js';
 import { openIdentityStore } from './data/index.js';
+import { RefreshLocks } from './data/refresh-locks.js';
+import { SessionLiveness } from './data/session-liveness.js';
 import { AccountEraser } from './domain/account-erasure.js';
 import { CursorCodec } from './domain/cursor.js';
 import { TenantDiscovery } from './domain/discovery.js';
@@ -51,7 +53,8 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
     teardown.add(() => connection.close());
     const store = await openIdentityStore(connection);
 
-    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000 });
+    // A command fails within a second instead of hanging a login through a Redis outage.
+    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000, commandTimeout: 1_000 });
     redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
     teardown.add(() => redis.quit().catch(() => redis.disconnect()));
     const limiter = new RateLimiter(redis, config.RATE_LIMIT_PREFIX);
@@ -83,8 +86,11 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
         refreshTokenTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
         refreshReuseGraceSeconds: config.REFRESH_REUSE_GRACE_SECONDS,
         sessionLimit: config.SESSION_LIMIT,
+        accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       },
       logger,
+      new SessionLiveness(redis, logger, config.SESSION_LIVENESS_PREFIX),
+      new RefreshLocks(redis, logger, `${config.RATE_LIMIT_PREFIX}:refresh-lock`),
     );
     const emailLogin = new EmailLogin(
       { store, users, tenants, sessions, limiter, codes: new LoginCodeMailer(mailer), logger },
@@ -107,7 +113,7 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
     const discovery = new TenantDiscovery(store, new CursorCodec(config.CURSOR_SECRET));
     const help = new HelpDesk(store, tenants, events);
     const push = new PushRegistrations(store, tenants, events);
-    const eraser = new AccountEraser(store, events, logger);
+    const eraser = new AccountEraser(store, events, logger, sessions);
 
     const channel = (webhook: string | undefined, inbox: string): HelpChannel =>
       webhook ? new WebhookHelpChannel(webhook) : new EmailHelpChannel(mailer, inbox);

@@ -43,7 +43,9 @@ export const configSchema = serviceEnv({ grpcPort: 50051, database: 'folio_ident
   /** Signs tenant discovery cursors so that clients cannot forge offsets or swap filters. */
   CURSOR_SECRET: env.string('dev-only-cursor-secret-change-me'),
 
-  /** Redis key prefix of the rate limiter (tests use one per file). */
+  /** Redis key prefix of the session liveness keys the gateway reads (`<prefix>:<jti>`); the gateway's SESSION_LIVENESS_PREFIX must match. */
+  SESSION_LIVENESS_PREFIX: env.string('sess'),
+  /** Redis key prefix of the rate limiter and refresh locks (tests use one per file). */
   RATE_LIMIT_PREFIX: env.string('identity:rl'),
   /** Topic exchange identity publishes to and its consumers bind to. */
   EVENTS_EXCHANGE: env.string('identity.events'),

@@ -2,11 +2,21 @@
 // with their memberships, help subjects) into identity's database.
 // Idempotent: re-running updates records in place and never duplicates them.
 //   node dist/seed.js            (FIXTURES_PATH overrides the dataset file)
+//
+// The seed is the only place tenants are written, so it is where
+// tenant.updated comes from: with `events`, one per tenant, and every service
+// that caches tenant settings drops that tenant. The command line writes them
+// to identity's outbox; the running service's relay publishes them.
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createLogger } from '@folio/logger';
+import { Broker, Outbox, TENANT_UPDATED, type TenantUpdatedPayload } from '@folio/messaging';
 import { bumpSequence, connectMongo, type Connection } from '@folio/mongo';
 import { openIdentityStore } from './data/index.js';
 import { searchable } from './domain/discovery.js';
+import type { EventSink } from './domain/ports.js';
+import { OutboxEventSink } from './events/publisher.js';
 import { loadIdentityConfig } from './config.js';
 
 export interface DatasetTenant {
@@ -57,7 +67,7 @@ export interface SeedSummary {
   helpSubjects: number;
 }
 
-export async function seedIdentity(connection: Connection, dataset: IdentityDataset): Promise<SeedSummary> {
+export async function seedIdentity(connection: Connection, dataset: IdentityDataset, deps: { events?: EventSink } = {}): Promise<SeedSummary> {
   const store = await openIdentityStore(connection);
 
   for (const tenant of dataset.tenants) {
@@ -84,6 +94,7 @@ export async function seedIdentity(connection: Connection, dataset: IdentityData
       exit_url: tenant.exit_url,
       twitter_user: tenant.twitter_user ?? '',
     });
+    await deps.events?.publish<TenantUpdatedPayload>(TENANT_UPDATED, { tenant_id: tenant.id }, { tenantId: tenant.id, id: randomUUID() });
   }
 
   // Ids 1..n in dataset order; the sequence moves past them first so that no login can take one meanwhile.
@@ -121,12 +132,20 @@ async function main(): Promise<void> {
   const path = config.FIXTURES_PATH ?? fileURLToPath(new URL('../../../fixtures/demo-dataset.json', import.meta.url));
   const dataset = JSON.parse(await readFile(path, 'utf8')) as IdentityDataset;
   const connection = await connectMongo(config.MONGO_URL);
+  // Published now when the broker is up, else by the running service's relay: a broker that is down delays, never fails, the seed.
+  const logger = createLogger({ service: 'identity-seed', level: 'warn' });
+  const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'identity-seed' });
+  const outbox = new Outbox(connection, broker, { exchange: config.EVENTS_EXCHANGE, logger });
+  const events = new OutboxEventSink(outbox);
   try {
-    const summary = await seedIdentity(connection, dataset);
+    const summary = await seedIdentity(connection, dataset, { events });
     console.log(
       `identity: seeded ${summary.tenants} tenants, ${summary.users} users, ${summary.memberships} memberships, ${summary.helpSubjects} help subjects from ${path}`,
     );
   } finally {
+    // Lets a relay pass already under way finish, so that no row stays leased to this process.
+    await outbox.stop();
+    await broker.close();
     await connection.close();
   }
 }

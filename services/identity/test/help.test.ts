@@ -1,7 +1,7 @@
 import { identity } from '@folio/proto';
 import { emailsTo, uniqueEmail, waitFor } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimsOf, failureOf, loginByEmail, observeEvents, startStandIn, startTestIdentity, json, type TestIdentity } from './support.js';
+import { claimsOf, failureOf, livenessOf, loginByEmail, observeEvents, startStandIn, startTestIdentity, json, type TestIdentity } from './support.js';
 
 const ADMIN = 4;
 const BRUNO = 2;
@@ -135,6 +135,8 @@ describe('help subjects, help requests and account deletion', () => {
 
     expect(await failureOf(t.client.getUser({ userId }))).toMatchObject({ code: 'UNAUTHENTICATED', message: 'The given data was invalid.' });
     expect((await failureOf(t.client.checkSession({ jti: claims.jti!, userId, enforceLimit: false }))).code).toBe('UNAUTHENTICATED');
+    // The gateway, which reads the session from Redis, refuses it too.
+    expect((await livenessOf(t.config, claims.jti!)).value).toBe('-');
     expect((await failureOf(t.client.refreshToken({ refreshToken: tokens.refreshToken, appTenantId: 0 }))).code).toBe('UNAUTHENTICATED');
     for (const collection of ['push_registrations', 'memberships', 'sessions', 'refresh_tokens']) {
       expect(await t.db.collection(collection).countDocuments({ user_id: userId })).toBe(0);

@@ -1,7 +1,17 @@
 import { decodeProtectedHeader } from 'jose';
-import { uniqueEmail } from '@folio/testing';
+import { Redis } from 'ioredis';
+import { testInfra, uniqueEmail } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimsOf, failureOf, loginByEmail, startTestIdentity, verifyAccessToken, type TestIdentity } from './support.js';
+import {
+  claimsOf,
+  dropLiveness,
+  failureOf,
+  livenessOf,
+  loginByEmail,
+  startTestIdentity,
+  verifyAccessToken,
+  type TestIdentity,
+} from './support.js';
 
 describe('sessions, refresh tokens and signing keys', () => {
   let t: TestIdentity;
@@ -33,6 +43,20 @@ describe('sessions, refresh tokens and signing keys', () => {
 
     await expect(check(renewed.accessToken)).resolves.toHaveProperty('email');
     expect((await failureOf(check(tokens.accessToken))).code).toBe('UNAUTHENTICATED');
+  });
+
+  it('when 100 refreshes race with one token, then exactly one succeeds and the others are refused as unauthenticated', async () => {
+    const tokens = await loginByEmail(t.client, uniqueEmail('race100'));
+    const results = await Promise.allSettled(
+      Array.from({ length: 100 }, () => t.client.refreshToken({ refreshToken: tokens.refreshToken, appTenantId: 0 })),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    for (const result of results) {
+      if (result.status === 'rejected') expect((result.reason as { code: string }).code).toBe('UNAUTHENTICATED');
+    }
+    // The losers never reached the store: one successor token, the family alive.
+    const { userId } = await sessionOf(tokens.accessToken);
+    expect(await t.db.collection('refresh_tokens').countDocuments({ user_id: userId })).toBe(2);
   });
 
   it('when a rotated token is reused within the grace window, then only that call fails and the family lives on', async () => {
@@ -90,6 +114,60 @@ describe('sessions, refresh tokens and signing keys', () => {
     await expect(check(third.accessToken, true)).resolves.toHaveProperty('email', email);
     // The evicted device cannot come back by refreshing.
     expect((await failureOf(t.client.refreshToken({ refreshToken: first.refreshToken, appTenantId: 0 }))).code).toBe('UNAUTHENTICATED');
+  });
+
+  describe('session liveness in Redis (what the gateway reads instead of calling CheckSession)', () => {
+    const liveness = async (accessToken: string) => livenessOf(t.config, (await sessionOf(accessToken)).jti);
+
+    it('when a user logs in, then the key holds the user and lives as long as the access token', async () => {
+      const email = uniqueEmail('live');
+      const tokens = await loginByEmail(t.client, email);
+      const { value, ttlMs } = await liveness(tokens.accessToken);
+      expect(JSON.parse(value!)).toEqual({ u: (await sessionOf(tokens.accessToken)).userId, e: email, a: false });
+      expect(ttlMs).toBeGreaterThan(0);
+      expect(ttlMs).toBeLessThanOrEqual(t.config.ACCESS_TOKEN_TTL_SECONDS * 1000);
+    });
+
+    it('when the user logs out, then the key becomes a tombstone', async () => {
+      const tokens = await loginByEmail(t.client, uniqueEmail('live-logout'));
+      await t.client.logout({ jti: (await sessionOf(tokens.accessToken)).jti });
+      expect((await liveness(tokens.accessToken)).value).toBe('-');
+    });
+
+    it('when a token is refreshed, then the old session is a tombstone and the new one is live', async () => {
+      const tokens = await loginByEmail(t.client, uniqueEmail('live-rotate'));
+      const { tokens: renewed } = await t.client.refreshToken({ refreshToken: tokens.refreshToken, appTenantId: 0 });
+      expect((await liveness(tokens.accessToken)).value).toBe('-');
+      expect(JSON.parse((await liveness(renewed!.accessToken)).value!)).toHaveProperty('u');
+    });
+
+    it('when a login evicts the oldest session, then its key becomes a tombstone', async () => {
+      const email = uniqueEmail('live-evict');
+      const first = await loginByEmail(t.client, email);
+      await loginByEmail(t.client, email);
+      const third = await loginByEmail(t.client, email);
+      expect((await liveness(first.accessToken)).value).toBe('-');
+      expect((await liveness(third.accessToken)).value).not.toBe('-');
+    });
+
+    it('when the key is missing, then CheckSession answers from the store and writes it again', async () => {
+      const tokens = await loginByEmail(t.client, uniqueEmail('live-miss'));
+      await dropLiveness(t.config, (await sessionOf(tokens.accessToken)).jti);
+      expect((await liveness(tokens.accessToken)).value).toBeNull();
+      await expect(check(tokens.accessToken)).resolves.toHaveProperty('email');
+      expect(JSON.parse((await liveness(tokens.accessToken)).value!)).toHaveProperty('u');
+    });
+
+    it('when a session ended while a CheckSession was reading it, then the check does not bring its key back', async () => {
+      const tokens = await loginByEmail(t.client, uniqueEmail('live-race'));
+      const { jti } = await sessionOf(tokens.accessToken);
+      // The tombstone lands first, as if a logout finished between the check's read and its write.
+      const redis = new Redis(testInfra().redisUrl);
+      await redis.set(`${t.config.SESSION_LIVENESS_PREFIX}:${jti}`, '-', 'PX', 60_000);
+      await redis.quit();
+      await check(tokens.accessToken);
+      expect((await liveness(tokens.accessToken)).value).toBe('-');
+    });
   });
 
   it('when a session belongs to another user or does not exist, then the check fails', async () => {

@@ -4,7 +4,8 @@
 // other services' tests start identity with too).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { demoDataset, emailsTo, loginCodeFrom, waitForEmail } from '@folio/testing';
+import { Redis } from 'ioredis';
+import { demoDataset, emailsTo, loginCodeFrom, testInfra, waitForEmail } from '@folio/testing';
 import type { identity } from '@folio/proto';
 import type { IdentityConfig } from '../src/config.js';
 import type { IdentityDataset } from '../src/seed.js';
@@ -45,6 +46,28 @@ export async function verifyAccessToken(client: IdentityClient, config: Identity
 
 export async function claimsOf(client: IdentityClient, config: IdentityConfig, token: string) {
   return (await verifyAccessToken(client, config, token)).payload;
+}
+
+/** The session liveness key the gateway reads for this jti: JSON while live, `-` once ended, null when absent. */
+export async function livenessOf(config: IdentityConfig, jti: string): Promise<{ value: string | null; ttlMs: number }> {
+  const redis = new Redis(testInfra().redisUrl);
+  try {
+    const key = `${config.SESSION_LIVENESS_PREFIX}:${jti}`;
+    const [value, ttlMs] = await Promise.all([redis.get(key), redis.pttl(key)]);
+    return { value, ttlMs };
+  } finally {
+    await redis.quit();
+  }
+}
+
+/** Removes a liveness key, as a Redis restart or eviction would. */
+export async function dropLiveness(config: IdentityConfig, jti: string): Promise<void> {
+  const redis = new Redis(testInfra().redisUrl);
+  try {
+    await redis.del(`${config.SESSION_LIVENESS_PREFIX}:${jti}`);
+  } finally {
+    await redis.quit();
+  }
 }
 
 /** A local HTTP server standing in for a third party (identity providers, webhooks). */

@@ -45,6 +45,11 @@ export class SessionRepository {
       .exec();
   }
 
+  /** The live sessions of a token family (at most one, unless a race left two). */
+  async activeOfFamily(familyId: string): Promise<SessionDoc[]> {
+    return this.model.find({ family_id: familyId, status: 'active' }).lean<SessionDoc[]>().exec();
+  }
+
   async evict(jtis: string[]): Promise<void> {
     if (jtis.length === 0) return;
     await this.model.updateMany({ jti: { $in: jtis }, status: 'active' }, { $set: { status: 'evicted' } }).exec();

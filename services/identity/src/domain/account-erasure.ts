@@ -8,12 +8,14 @@ import type { Logger } from '@folio/logger';
 import type { IdentityStore } from '../data/index.js';
 import { EVENT, type AccountDeletedPayload } from './events.js';
 import type { EventSink } from './ports.js';
+import type { Sessions } from './sessions.js';
 
 export class AccountEraser {
   constructor(
     private readonly store: IdentityStore,
     private readonly events: EventSink,
     private readonly logger: Logger,
+    private readonly sessionsOf: Pick<Sessions, 'endAllOf'>,
   ) {}
 
   async erase(request: { userId: number; email: string; requestId: string }): Promise<void> {
@@ -21,6 +23,9 @@ export class AccountEraser {
     const user = await store.users.findById(request.userId);
     const email = user?.email ?? request.email;
     // Sessions and refresh tokens first: the user is logged out everywhere before anything else goes.
+    // The gateway's liveness keys go before the store rows that name them
+    // (throws when Redis refuses: the event is retried, every step is idempotent).
+    await this.sessionsOf.endAllOf(request.userId);
     const sessions = await store.sessions.deleteAllOf(request.userId);
     const refreshTokens = await store.refreshTokens.deleteAllOf(request.userId);
     const memberships = await store.memberships.deleteAllOf(request.userId);

@@ -8,6 +8,8 @@ export const EVENT = {
   accountDeleted: 'account.deleted',
   pushRegistered: 'push.registered',
   pushUnregistered: 'push.unregistered',
+  /** Payload and readers: TenantUpdatedPayload in @folio/messaging (cache invalidation). */
+  tenantUpdated: 'tenant.updated',
 } as const;
 
 export type HelpRoute = 'support' | 'engineering' | 'messaging';

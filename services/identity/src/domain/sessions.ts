@@ -11,10 +11,23 @@
 // The session limit counts live families (devices): after a login, the
 // oldest logins beyond the limit are `evicted` and their refresh tokens die,
 // so an evicted device must log in again.
+//
+// Every change of a session is mirrored into Redis right after the store
+// write (data/session-liveness.ts), so that the gateway can authenticate
+// without calling us: a start writes the live key, every end writes a
+// tombstone. The store stays the source of truth. A failed start costs only
+// a CheckSession (which re-writes the key); a failed end is the dangerous
+// case, so logout reports it (503, the client retries; logout is idempotent)
+// and the other ends (rotation, eviction, family revocation), which must not
+// undo a store change already made, log it: exposure is bounded by the
+// ended token's remaining life, and needs Redis to be up for the gateway's
+// read while it refused our write.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { conflict } from '@folio/errors';
+import { conflict, unavailable } from '@folio/errors';
 import type { Logger } from '@folio/logger';
 import type { IdentityStore, SessionDoc, UserDoc } from '../data/index.js';
+import type { RefreshLocks } from '../data/refresh-locks.js';
+import type { EndedSession, SessionLiveness } from '../data/session-liveness.js';
 import { invalidCredentials, invalidFields } from './errors.js';
 import type { SigningKeys } from './signing-keys.js';
 
@@ -29,6 +42,8 @@ export interface SessionSettings {
   refreshTokenTtlDays: number;
   refreshReuseGraceSeconds: number;
   sessionLimit: number;
+  /** Life of an access token: how long a session's liveness key must outlive its start. */
+  accessTokenTtlSeconds: number;
 }
 
 /** 64 characters: base64url of 48 random bytes. */
@@ -46,6 +61,8 @@ export class Sessions {
     private readonly keys: SigningKeys,
     private readonly settings: SessionSettings,
     private readonly logger: Logger,
+    private readonly liveness: SessionLiveness,
+    private readonly locks: RefreshLocks,
   ) {}
 
   /** A successful login (code or social): a new family, then the session limit. */
@@ -60,6 +77,14 @@ export class Sessions {
   async refresh(refreshToken: string): Promise<{ tokens: TokenPair; userId: number }> {
     if (!refreshToken) throw invalidFields({ refresh_token: ['The refresh token field is required.'] });
     const hash = hashRefreshToken(refreshToken);
+    // Another refresh of this very token is in flight: at most one of them can
+    // win, so this one loses now, before it costs the store anything.
+    const result = await this.locks.withLock(hash, () => this.rotate(hash));
+    if (result === 'busy') throw invalidCredentials();
+    return result;
+  }
+
+  private async rotate(hash: string): Promise<{ tokens: TokenPair; userId: number }> {
     const now = new Date();
     const token = await this.store.refreshTokens.findByHash(hash);
     if (!token || token.status === 'revoked') throw invalidCredentials();
@@ -95,12 +120,17 @@ export class Sessions {
       const ended = await this.store.sessions.findByJti(previous.jti);
       await this.store.sessions.setStatus(issued.jti, ended?.status === 'evicted' ? 'evicted' : 'logged_out');
       await this.store.refreshTokens.revokeFamily(token.family_id);
+      await this.liveness.endedOrLog([this.endedOf(issued.session)], 'rotation lost to a logout');
       throw invalidCredentials();
     }
+    await this.liveness.endedOrLog([this.endedOf(previous)], 'rotated');
     return { tokens: issued.pair, userId: user._id };
   }
 
-  /** The check behind every authenticated request: one indexed lookup plus the user. */
+  /**
+   * The check behind a request whose session the gateway did not find in
+   * Redis: one indexed lookup plus the user, then the liveness key again.
+   */
   async check(jti: string, userId: number, enforceLimit: boolean): Promise<UserDoc> {
     const session = jti ? await this.store.sessions.findByJti(jti) : null;
     if (!session || (userId > 0 && session.user_id !== userId)) throw invalidCredentials();
@@ -111,6 +141,7 @@ export class Sessions {
     if (session.status !== 'active' || session.expires_at.getTime() <= Date.now()) throw invalidCredentials();
     const user = await this.store.users.findById(session.user_id);
     if (!user) throw invalidCredentials();
+    await this.liveness.confirmed({ ...this.endedOf(session), userId: user._id, email: user.email, admin: user.admin });
     return user;
   }
 
@@ -122,6 +153,13 @@ export class Sessions {
     const wasActive = await this.store.sessions.endIfActive(jti, 'logged_out');
     await this.store.sessions.logout(jti);
     if (wasActive) await this.store.refreshTokens.revokeFamily(session.family_id);
+    // Always, even when the store had it ended already: a retried logout repairs a tombstone that failed.
+    try {
+      await this.liveness.ended([this.endedOf(session)]);
+    } catch (error) {
+      this.logger.error({ err: error }, 'logout: session liveness not updated');
+      throw unavailable('Logout could not be completed. Please try again.');
+    }
   }
 
   /**
@@ -135,7 +173,7 @@ export class Sessions {
     loginAt: Date,
     now: Date,
     parentHash = `family:${familyId}`,
-  ): Promise<{ pair: TokenPair; jti: string } | null> {
+  ): Promise<{ pair: TokenPair; jti: string; session: SessionDoc } | null> {
     const jti = randomUUID();
     const refreshToken = newRefreshToken();
     const expiresAt = new Date(now.getTime() + this.settings.refreshTokenTtlDays * 86_400_000);
@@ -162,7 +200,13 @@ export class Sessions {
     };
     await this.store.sessions.create(session);
     const { token, expiresIn } = await this.keys.sign({ sub: String(user._id), email: user.email, jti });
-    return { pair: { accessToken: token, tokenType: 'bearer', expiresIn, refreshToken }, jti };
+    await this.liveness.started({ jti, userId: user._id, email: user.email, admin: user.admin, tokenExpiresAt: new Date(now.getTime() + expiresIn * 1000) });
+    return { pair: { accessToken: token, tokenType: 'bearer', expiresIn, refreshToken }, jti, session };
+  }
+
+  /** A session's access token lives ACCESS_TOKEN_TTL_SECONDS from the session's start. */
+  private endedOf(session: Pick<SessionDoc, 'jti' | 'created_at'>): EndedSession {
+    return { jti: session.jti, tokenExpiresAt: new Date(session.created_at.getTime() + this.settings.accessTokenTtlSeconds * 1000) };
   }
 
   /** Another refresh with this token won; if that was longer ago than the grace window, this is a replay. */
@@ -179,8 +223,10 @@ export class Sessions {
   }
 
   private async revokeFamily(familyId: string): Promise<void> {
+    const live = await this.store.sessions.activeOfFamily(familyId);
     await this.store.refreshTokens.revokeFamily(familyId);
     await this.store.sessions.logoutFamily(familyId);
+    await this.liveness.endedOrLog(live.map((session) => this.endedOf(session)), 'family revoked');
   }
 
   private async enforceLimit(userId: number, keepJti: string): Promise<void> {
@@ -189,5 +235,12 @@ export class Sessions {
     if (excess.length === 0) return;
     await this.store.sessions.evict(excess.map((session) => session.jti));
     await this.store.refreshTokens.revokeFamilies([...new Set(excess.map((session) => session.family_id))]);
+    await this.liveness.endedOrLog(excess.map((session) => this.endedOf(session)), 'evicted');
+  }
+
+  /** Account erasure: tombstones for every live session of the user, before the store forgets them. Throws when Redis refuses. */
+  async endAllOf(userId: number): Promise<void> {
+    const live = await this.store.sessions.activeOf(userId, new Date());
+    await this.liveness.ended(live.map((session) => this.endedOf(session)));
   }
 }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type KeyLike } from 'jose';
 import type { SigningKeyDoc, SigningKeyRepository } from '../data/index.js';
+import { withLowS } from './low-s.js';
 
 export const ALG = 'ES256';
 const CACHE_MS = 60_000;
@@ -65,7 +66,7 @@ export class SigningKeys {
       .setIssuer(this.settings.issuer)
       .setAudience(this.settings.audience)
       .sign(key);
-    return { token, expiresIn };
+    return { token: withLowS(token), expiresIn };
   }
 
   /** `{"keys": [...]}` with every published public key. */

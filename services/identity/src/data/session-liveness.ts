@@ -1,0 +1,102 @@
+// Session liveness in Redis: what lets the gateway authenticate a request
+// without calling identity. The store stays the source of truth; these keys
+// are a cache of it that identity writes right after each store change.
+//
+// Key `<prefix>:<jti>`, one per access token, living as long as the token:
+//   - `{"u":<user id>,"e":"<email>","a":<admin>}` while the session is live
+//     (written at login and rotation, and again by CheckSession after a miss);
+//   - `-` once the session has ended (logout, rotation, eviction, family
+//     revocation, account erasure): a tombstone, so that a CheckSession that
+//     read the store just before the end cannot bring the session back (it
+//     re-writes with SET NX).
+// A missing key means "unknown", never "logged out": the gateway then asks
+// identity (CheckSession). The gateway reads this format in
+// services/gateway/src/http/session-liveness.ts; change both together.
+import type { Logger } from '@folio/logger';
+import type { Redis } from 'ioredis';
+
+export const ENDED = '-';
+
+export interface LiveSession {
+  jti: string;
+  userId: number;
+  email: string;
+  admin: boolean;
+  /** When the session's access token expires: the key lives as long. */
+  tokenExpiresAt: Date;
+}
+
+export interface EndedSession {
+  jti: string;
+  tokenExpiresAt: Date;
+}
+
+/** A tombstone outlives its token by this much, so clock skew with the gateway cannot reopen the gap. */
+const TOMBSTONE_MARGIN_MS = 60_000;
+
+export class SessionLiveness {
+  constructor(
+    private readonly redis: Redis,
+    private readonly logger: Logger,
+    private readonly prefix = 'sess',
+  ) {}
+
+  keyOf(jti: string): string {
+    return `${this.prefix}:${jti}`;
+  }
+
+  /** A new session (login, rotation). Best effort: without the key the gateway asks identity, which re-writes it. */
+  async started(session: LiveSession): Promise<void> {
+    const ttl = session.tokenExpiresAt.getTime() - Date.now();
+    if (ttl <= 0) return;
+    await this.bestEffort(() => this.redis.set(this.keyOf(session.jti), valueOf(session), 'PX', ttl), 'started');
+  }
+
+  /** CheckSession found the session live in the store: re-write the key unless it exists (live, or ended meanwhile). */
+  async confirmed(session: LiveSession): Promise<void> {
+    const ttl = session.tokenExpiresAt.getTime() - Date.now();
+    if (ttl <= 0) return;
+    await this.bestEffort(() => this.redis.set(this.keyOf(session.jti), valueOf(session), 'PX', ttl, 'NX'), 'confirmed');
+  }
+
+  /**
+   * Sessions that ended in the store. Throws when Redis does not take the
+   * tombstones: the caller decides whether that fails the use case.
+   */
+  async ended(sessions: readonly EndedSession[]): Promise<void> {
+    const now = Date.now();
+    const pipeline = this.redis.pipeline();
+    let count = 0;
+    for (const session of sessions) {
+      const ttl = session.tokenExpiresAt.getTime() - now + TOMBSTONE_MARGIN_MS;
+      if (ttl <= 0) continue;
+      pipeline.set(this.keyOf(session.jti), ENDED, 'PX', ttl);
+      count += 1;
+    }
+    if (count === 0) return;
+    const results = (await pipeline.exec()) ?? [];
+    const failed = results.find(([error]) => error);
+    if (failed) throw failed[0];
+  }
+
+  /** `ended` for the paths that must not fail once the store changed: logged, the token's remaining life bounds the exposure. */
+  async endedOrLog(sessions: readonly EndedSession[], reason: string): Promise<void> {
+    try {
+      await this.ended(sessions);
+    } catch (error) {
+      this.logger.error({ err: error, reason, sessions: sessions.length }, 'session liveness not updated: ended sessions stay live in Redis until their tokens expire');
+    }
+  }
+
+  private async bestEffort(write: () => Promise<unknown>, what: string): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      this.logger.warn({ err: error, what }, 'session liveness not written; the gateway will ask identity');
+    }
+  }
+}
+
+function valueOf(session: LiveSession): string {
+  return JSON.stringify({ u: session.userId, e: session.email, a: session.admin });
+}
