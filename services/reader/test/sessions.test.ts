@@ -147,7 +147,7 @@ describe('access and reader-tokens', () => {
     await expect(stack.client.verifyReaderToken({ readerToken: opened.readerToken, expectedTenantId: 1 })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
     await expect(stack.client.verifyReaderToken({ readerToken: '' })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
     await expect(stack.client.verifyReaderToken({ readerToken: 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..x.y.z' })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
-    await stack.client.deleteReaderSession({ storeTenantId: 2, sessionId: opened.sessionId });
+    await stack.client.deleteReaderSession({ storeTenantId: 2, publicId: opened.publicId });
     await expect(stack.client.verifyReaderToken({ readerToken: opened.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
   });
 });
@@ -179,21 +179,34 @@ describe('v1 sessions: settings token exchange', () => {
     const settings = body((await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 })) as { bodyJson: string });
     const exchanged = await stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings.token, reader: 'web', engineHost: 'proxied' });
     const session = body(exchanged);
-    expect(session.id).toBe(exchanged.sessionId);
+    expect(session.id).toBe(exchanged.publicId);
     expect(session.token).toBe(exchanged.readerToken);
     expect(session.spine).toHaveLength(3);
     expect((await stack.client.verifyReaderToken({ readerToken: exchanged.readerToken, expectedTenantId: 1 })).context?.userId).toBe(USERS.ana);
 
-    const stored = body(await stack.client.getReaderSession({ storeTenantId: 1, sessionId: exchanged.sessionId }));
-    expect(stored).toMatchObject({ id: exchanged.sessionId, tenant_id: 1, user_id: USERS.ana, issue_id: 1001, preview: false, api: 'v1', reader: 'web', engine_host: 'proxied', token: null, file_url: null, spine: session.spine });
+    const stored = body(await stack.client.getReaderSession({ storeTenantId: 1, publicId: exchanged.publicId }));
+    expect(stored).toMatchObject({ id: exchanged.publicId, tenant_id: 1, user_id: USERS.ana, issue_id: 1001, preview: false, api: 'v1', reader: 'web', engine_host: 'proxied', token: null, file_url: null, spine: session.spine });
     expect(Date.parse(stored.created_at)).toBeGreaterThan(Date.now() - 60_000);
-    await expect(stack.client.getReaderSession({ storeTenantId: 2, sessionId: exchanged.sessionId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(stack.client.getReaderSession({ storeTenantId: 2, publicId: exchanged.publicId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
-    const deleted = body(await stack.client.deleteReaderSession({ storeTenantId: 1, sessionId: exchanged.sessionId }));
-    expect(deleted.id).toBe(exchanged.sessionId);
-    await expect(stack.client.getReaderSession({ storeTenantId: 1, sessionId: exchanged.sessionId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(stack.client.deleteReaderSession({ storeTenantId: 1, sessionId: exchanged.sessionId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const deleted = body(await stack.client.deleteReaderSession({ storeTenantId: 1, publicId: exchanged.publicId }));
+    expect(deleted.id).toBe(exchanged.publicId);
+    await expect(stack.client.getReaderSession({ storeTenantId: 1, publicId: exchanged.publicId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(stack.client.deleteReaderSession({ storeTenantId: 1, publicId: exchanged.publicId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(stack.client.verifyReaderToken({ readerToken: exchanged.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+  });
+
+  it('when sessions are exchanged, then their ids are 128 random bits, and the sequential internal id addresses nothing', async () => {
+    const settings = body((await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 })) as { bodyJson: string });
+    const first = await stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings.token });
+    const other = await open(USERS.ana, 1001, 1);
+    for (const publicId of [first.publicId, other.publicId]) expect(publicId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(first.publicId).not.toBe(other.publicId);
+    for (const guess of [String(first.sessionId), String(other.sessionId), '', 'A'.repeat(22), first.publicId.slice(0, 21)]) {
+      await expect(stack.client.getReaderSession({ storeTenantId: 1, publicId: guess })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(stack.client.deleteReaderSession({ storeTenantId: 1, publicId: guess })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    }
+    expect(body(await stack.client.getReaderSession({ storeTenantId: 1, publicId: first.publicId })).id).toBe(first.publicId);
   });
 
   it('when the store is another tenant, or the token is a reader-token or garbage, then the exchange is PERMISSION_DENIED', async () => {

@@ -80,7 +80,7 @@ describe('reader settings and the v1 session exchange (running stack)', () => {
     const opened = await exchange(STORE[1], { token: settings.body.token, reader: 'web-engine', engine_host: 'proxied', preview: false });
     expect(opened.status).toBe(200);
     const readerSession = opened.body;
-    expect(readerSession).toMatchObject({ id: expect.any(Number), token: expect.any(String), custom_preview: false, files_urls: null, tracks: null });
+    expect(readerSession).toMatchObject({ id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), token: expect.any(String), custom_preview: false, files_urls: null, tracks: null });
     expect(readerSession.spine).toHaveLength(3);
     expect(readerSession.file_url).toMatch(/\/media\/1\/1001\/book\.epub\?exp=\d+&sig=/);
 
@@ -146,11 +146,16 @@ describe('reader settings and the v1 session exchange (running stack)', () => {
     expect((await exchange(STORE[1], { token: v2Session.token })).status).toBe(403);
   });
 
-  it('when the exchange body has no token, then 422; an unknown session id is 404, a non-numeric one 422', async () => {
+  it('when the exchange body has no token, then 422; an unknown session id is 404 (numbers too: ids are random), an over-long one 422', async () => {
     const missing = await exchange(STORE[1], {});
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toHaveProperty('token');
-    expect((await api('GET', '/api/v1/sessions/2147483646', { headers: { host: STORE[1] } })).status).toBe(404);
-    expect((await api('GET', '/api/v1/sessions/abc', { headers: { host: STORE[1] } })).status).toBe(422);
+    for (const unknown of ['2147483646', '1', 'abc', 'A'.repeat(22)]) {
+      expect((await api('GET', `/api/v1/sessions/${unknown}`, { headers: { host: STORE[1] } })).status, unknown).toBe(404);
+      expect((await api('DELETE', `/api/v1/sessions/${unknown}`, { headers: { host: STORE[1] } })).status, unknown).toBe(404);
+    }
+    const tooLong = await api('GET', `/api/v1/sessions/${'a'.repeat(65)}`, { headers: { host: STORE[1] } });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.errors).toHaveProperty('id');
   });
 });

@@ -343,12 +343,14 @@ export const AiResult = z.object({ uuid: z.string(), text: z.string(), language:
 // ------------------------------------------------------------ reader (v1) --
 
 export const ReaderSessionV1 = ReaderSession.extend({
-  id: z.number().int().meta({ description: 'The stored session, for GET/DELETE /api/v1/sessions/{id}' }),
+  id: z.string().meta({
+    description: 'The stored session, for GET/DELETE /api/v1/sessions/{id}: 128 random bits (22 base64url characters), since those routes need no authentication',
+  }),
 }).meta({ id: 'ReaderSessionV1' });
 
 export const StoredReaderSession = z
   .object({
-    id: z.number().int(),
+    id: z.string().nullable().meta({ description: 'The public session id (null only for sessions stored before public ids)' }),
     tenant_id: z.number().int(),
     user_id: z.number().int(),
     issue_id: z.number().int(),

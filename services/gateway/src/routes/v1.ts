@@ -23,7 +23,10 @@ const v1 = { ...store, tag: 'Reader API v1' } as const;
 const readerAuth = { ...v1, auth: 'reader-token' } as const;
 
 const V1 = notes.ApiVersion.API_VERSION_V1;
-const sessionParams = z.object({ id: id('Reader session id (`id` of the exchange answer)') });
+// Any string up to 64: an unknown or malformed id is a 404 from the reader, like a deleted one.
+const sessionParams = z.object({
+  id: z.string().min(1).max(64).meta({ description: 'Reader session id: the `id` of the exchange answer (22 random base64url characters)' }),
+});
 const noteParams = z.object({ id: id('Note id') });
 const notOwned = { 403: 'The note belongs to another user' };
 const tokenRefused = { 403: 'A missing, corrupt, expired or foreign reader-token (another store)' };
@@ -68,7 +71,7 @@ export const v1Routes = [
     responses: { 200: { description: 'Reader session record (`token` is always null)', schema: StoredReaderSession } },
     errors: { 404: 'Unknown session, or a session of another store' },
     handler: async ({ params, tenant, services }) => {
-      const response = await services.reader.getReaderSession({ storeTenantId: tenant.id, sessionId: params.id });
+      const response = await services.reader.getReaderSession({ storeTenantId: tenant.id, publicId: params.id });
       return { status: 200, body: readerBody(response.bodyJson, 'GetReaderSession') };
     },
   }),
@@ -83,7 +86,7 @@ export const v1Routes = [
     responses: { 200: { description: 'The deleted record', schema: StoredReaderSession } },
     errors: { 404: 'Unknown session, or a session of another store' },
     handler: async ({ params, tenant, services }) => {
-      const response = await services.reader.deleteReaderSession({ storeTenantId: tenant.id, sessionId: params.id });
+      const response = await services.reader.deleteReaderSession({ storeTenantId: tenant.id, publicId: params.id });
       return { status: 200, body: readerBody(response.bodyJson, 'DeleteReaderSession') };
     },
   }),

@@ -63,6 +63,11 @@ export class SessionRepository {
     return this.model.findOne({ _id: id }).lean<Omit<SessionDoc, 'snapshot'>>().exec();
   }
 
+  /** By the public id of the v1 session routes. */
+  async findByPublicId(publicId: string): Promise<Omit<SessionDoc, 'snapshot'> | null> {
+    return this.model.findOne({ public_id: publicId }).lean<Omit<SessionDoc, 'snapshot'>>().exec();
+  }
+
   async findWithSnapshot(id: number): Promise<SessionDoc | null> {
     const session = await this.find(id);
     if (!session) return null;

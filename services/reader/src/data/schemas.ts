@@ -54,7 +54,14 @@ export interface ManifestDoc {
  * the session.
  */
 export interface SessionDoc {
+  /** Internal, sequential: carried inside the reader-token, never in a URL. */
   _id: number;
+  /**
+   * The id of GET/DELETE {store}/api/v1/sessions/{id}: 128 random bits,
+   * base64url. Those routes need no authentication, so this id is the
+   * capability. Missing on sessions stored before it existed.
+   */
+  public_id?: string;
   tenant_id: number;
   user_id: number;
   issue_id: number;
@@ -123,6 +130,8 @@ export function readerModels(connection: Connection): ReaderModels {
   const snapshot = new Schema<SnapshotDoc>({ _id: Number }, { ...options, collection: 'reader_session_snapshots' });
   const session = new Schema<Omit<SessionDoc, 'snapshot'>>({ _id: Number, tenant_id: Number, user_id: Number, issue_id: Number }, { ...options, collection: 'reader_sessions' });
   session.index({ user_id: 1 });
+  // Not unique: sessions stored before public ids have none; 128 random bits do not collide.
+  session.index({ public_id: 1 });
 
   const settings = new Schema<UserSettingsDoc>({ _id: Number }, { ...options, collection: 'user_reader_settings' });
 

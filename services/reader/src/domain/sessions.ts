@@ -7,7 +7,10 @@
 // created_at, expires_at}` followed by the session response fields as first
 // returned (`cover`, `table_of_contents`, `custom_preview`, `file_url`, ...),
 // with `token: null`: that endpoint has no authentication, so it never
-// discloses the reader-token.
+// discloses the reader-token. For the same reason its `id` is the session's
+// public id (128 random bits), not the sequential internal one: the URL is the
+// capability, and sequential ids let anyone read and delete every session.
+import { randomBytes } from 'node:crypto';
 import { failedPrecondition, notFound, permissionDenied } from '@folio/errors';
 import type { ManifestRepository, SessionRepository } from '../data/repositories.js';
 import type { ManifestDoc, SessionDoc } from '../data/schemas.js';
@@ -19,6 +22,8 @@ const FOREIGN = 'The reader token does not belong to this session.';
 
 export interface OpenedSession {
   sessionId: number;
+  /** The id of the v1 session routes; null for a resumed session stored before public ids. */
+  publicId: string | null;
   token: string;
   /** The HTTP body. */
   body: Record<string, unknown>;
@@ -64,10 +69,12 @@ export class ReaderSessions {
     if (claims.tenantId !== input.storeTenantId) throw permissionDenied('The token was issued for another store.');
     const manifest = await this.readableManifest(claims.tenantId, claims.issueId);
     let resumed: ReaderClaims | null = null;
+    let resumedPublicId: string | null = null;
     if (claims.resumeSessionId !== null) {
       const session = await this.deps.sessions.find(claims.resumeSessionId);
-      // A session deleted since the settings were read is simply not resumed.
-      if (session && session.tenant_id === claims.tenantId && session.user_id === claims.userId && session.issue_id === claims.issueId) {
+      // A session deleted since the settings were read is simply not resumed;
+      // nor is one stored before public ids (v1 could not address it).
+      if (session?.public_id && session.tenant_id === claims.tenantId && session.user_id === claims.userId && session.issue_id === claims.issueId) {
         resumed = {
           sessionId: session._id,
           tenantId: session.tenant_id,
@@ -77,6 +84,7 @@ export class ReaderSessions {
           previewLimit: null,
           expiresAt: session.expires_at,
         };
+        resumedPublicId = session.public_id;
       }
     }
     // An explicit `preview: false` asks for the full content: without access that is a 403 (spec), not a silent preview.
@@ -91,7 +99,8 @@ export class ReaderSessions {
       resumed,
       resumedToken: null,
     });
-    return { ...opened, body: { id: opened.sessionId, ...opened.body } };
+    const publicId = resumedPublicId ?? opened.publicId;
+    return { ...opened, publicId, body: { id: publicId, ...opened.body } };
   }
 
   private async open(input: {
@@ -126,14 +135,16 @@ export class ReaderSessions {
         input.resumedToken !== null && input.resumed.preview === preview
           ? input.resumedToken
           : await this.deps.tokens.issueReaderToken({ ...input.resumed, preview, previewLimit: limit }, this.deps.tokens.readerTokenExpiry(now));
-      return { sessionId: input.resumed.sessionId, token, body: { token, ...content } };
+      return { sessionId: input.resumed.sessionId, publicId: null, token, body: { token, ...content } };
     }
 
     const sessionId = await this.deps.sessions.nextId();
+    const publicId = newPublicId();
     const expiresAt = this.deps.tokens.readerTokenExpiry(now);
     const token = await this.deps.tokens.issueReaderToken({ sessionId, tenantId, userId, issueId, preview, previewLimit: limit }, expiresAt);
     await this.deps.sessions.create({
       _id: sessionId,
+      public_id: publicId,
       tenant_id: tenantId,
       user_id: userId,
       issue_id: issueId,
@@ -145,23 +156,29 @@ export class ReaderSessions {
       expires_at: expiresAt,
       snapshot: { ...content },
     });
-    return { sessionId, token, body: { token, ...content } };
+    return { sessionId, publicId, token, body: { token, ...content } };
   }
 
-  /** GET {store}/api/v1/sessions/{id}: a session of another store is not found. */
-  async get(storeTenantId: number, sessionId: number): Promise<Record<string, unknown>> {
-    const session = await this.deps.sessions.findWithSnapshot(sessionId);
-    if (!session || session.tenant_id !== storeTenantId) throw notFound('Reader session not found.');
+  /** GET {store}/api/v1/sessions/{id}: by public id; a session of another store is not found. */
+  async get(storeTenantId: number, publicId: string): Promise<Record<string, unknown>> {
+    const found = await this.findPublic(storeTenantId, publicId);
+    const session = await this.deps.sessions.findWithSnapshot(found._id);
+    if (!session) throw notFound('Reader session not found.');
     return sessionRecord(session);
   }
 
-  /** DELETE {store}/api/v1/sessions/{id}: its reader-token stops working. */
-  async delete(storeTenantId: number, sessionId: number): Promise<Record<string, unknown>> {
-    const session = await this.deps.sessions.find(sessionId);
-    if (!session || session.tenant_id !== storeTenantId) throw notFound('Reader session not found.');
-    const deleted = await this.deps.sessions.delete(sessionId);
+  /** DELETE {store}/api/v1/sessions/{id}: by public id; its reader-token stops working. */
+  async delete(storeTenantId: number, publicId: string): Promise<Record<string, unknown>> {
+    const session = await this.findPublic(storeTenantId, publicId);
+    const deleted = await this.deps.sessions.delete(session._id);
     if (!deleted) throw notFound('Reader session not found.');
     return sessionRecord(deleted);
+  }
+
+  private async findPublic(storeTenantId: number, publicId: string): Promise<Omit<SessionDoc, 'snapshot'>> {
+    const session = PUBLIC_ID.test(publicId) ? await this.deps.sessions.findByPublicId(publicId) : null;
+    if (!session || session.tenant_id !== storeTenantId) throw notFound('Reader session not found.');
+    return session;
   }
 
   /**
@@ -180,20 +197,26 @@ export class ReaderSessions {
   }
 }
 
+/** 128 random bits, base64url: 22 characters. */
+export function newPublicId(): string {
+  return randomBytes(16).toString('base64url');
+}
+const PUBLIC_ID = /^[A-Za-z0-9_-]{22}$/;
+
 function clip(value: string | undefined): string | null {
   return value === undefined ? null : value.slice(0, 256);
 }
 
 /**
  * The stored ReaderSession of GET/DELETE {store}/api/v1/sessions/{id}. Those
- * routes need no authentication (spec) and session ids are sequential, so the
+ * routes need no authentication (spec), so besides an unguessable id the
  * record carries no credential: no token, and no signed content URL (the
  * holder of the reader-token got those at the exchange). Covers are public.
  */
 export function sessionRecord(session: SessionDoc): Record<string, unknown> {
   const snapshot = withoutSignedUrls(session.snapshot as Partial<SessionContent>);
   return {
-    id: session._id,
+    id: session.public_id ?? null,
     tenant_id: session.tenant_id,
     user_id: session.user_id,
     issue_id: session.issue_id,

@@ -37,7 +37,7 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
         preview: request.preview,
         resumeToken: request.resumeReaderToken,
       });
-      return { bodyJson: JSON.stringify(opened.body), sessionId: opened.sessionId, readerToken: opened.token };
+      return { bodyJson: JSON.stringify(opened.body), sessionId: opened.sessionId, readerToken: opened.token, publicId: opened.publicId ?? '' };
     },
 
     async exchangeSessionToken(request) {
@@ -48,15 +48,15 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
         engineHost: request.engineHost,
         preview: request.preview,
       });
-      return { bodyJson: JSON.stringify(opened.body), sessionId: opened.sessionId, readerToken: opened.token };
+      return { bodyJson: JSON.stringify(opened.body), sessionId: opened.sessionId, readerToken: opened.token, publicId: opened.publicId ?? '' };
     },
 
     async getReaderSession(request) {
-      return { bodyJson: JSON.stringify(await app.sessions.get(request.storeTenantId, request.sessionId)) };
+      return { bodyJson: JSON.stringify(await app.sessions.get(request.storeTenantId, request.publicId)) };
     },
 
     async deleteReaderSession(request) {
-      return { bodyJson: JSON.stringify(await app.sessions.delete(request.storeTenantId, request.sessionId)) };
+      return { bodyJson: JSON.stringify(await app.sessions.delete(request.storeTenantId, request.publicId)) };
     },
 
     async verifyReaderToken(request) {
