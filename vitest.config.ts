@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'services/*', 'tests/*'],
+    projects: ['packages/*', 'services/*', 'tests/*', 'deploy'],
     globalSetup: ['./test-setup/global-setup.ts'],
     reporters: ['default'],
   },

@@ -1,0 +1,264 @@
+// Every overlay, rendered by kustomize, follows the rules a platform team relies
+// on (docs/operations.md says why each exists): probes, resources, a hardened
+// security context, a PodDisruptionBudget, zone and host spread, released image
+// tags, a grace period that covers the drain, metrics and tracing settings, and
+// NetworkPolicies that admit exactly the call graph the code has.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { NetworkPolicies, podEndpoint, type Endpoint } from './network-policy.js';
+import {
+  REPO_ROOT,
+  envValue,
+  findKustomize,
+  hasEnv,
+  imageTag,
+  overlayNames,
+  preStopSeconds,
+  renderOverlay,
+  selectorMatches,
+  workloadsOf,
+  type Container,
+  type K8sObject,
+  type Workload,
+} from './render.js';
+
+const kustomize = findKustomize();
+if (!kustomize) throw new Error('kustomize not found: ./dev up installs it into .local/bin (ensure_kustomize)');
+
+/** Each service's drain after SIGTERM, beyond SHUTDOWN_TIMEOUT_MS: consumers, outbox, connections. */
+const CLOSE_MARGIN_SECONDS = 10;
+const METRICS_PORT = 9464;
+
+/**
+ * Who calls whom, from the code: a service calls the peers whose address
+ * (`IDENTITY_ADDR`, ...) its src/config.ts reads; the gateway also proxies
+ * /media/* to the reader's media server (READER_MEDIA_URL).
+ */
+function callGraph(services: string[]): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const service of services) {
+    const config = readFileSync(`${REPO_ROOT}services/${service}/src/config.ts`, 'utf8');
+    const peers = [...config.matchAll(/\b([A-Z]+)_ADDR\b/g)].map((match) => match[1]!.toLowerCase());
+    graph.set(service, new Set(peers.filter((peer) => peer !== service && services.includes(peer))));
+  }
+  return graph;
+}
+
+/** The stores a workload holds a connection to, by the variables its Deployment sets. */
+const STORES = [
+  { env: 'MONGO_URL', name: 'mongo', port: 27017 },
+  { env: 'AMQP_URL', name: 'rabbitmq', port: 5672 },
+  { env: 'REDIS_URL', name: 'redis', port: 6379 },
+  { env: 'SMTP_URL', name: 'maildev', port: 1025 },
+] as const;
+
+const mainContainer = (workload: Workload): Container => workload.pod.containers.find((c) => c.name === workload.name) ?? workload.pod.containers[0]!;
+const portOf = (container: Container, name: string) => container.ports?.find((port) => port.name === name)?.containerPort;
+
+describe.each(overlayNames())('overlay %s', (overlay) => {
+  const objects: K8sObject[] = renderOverlay(kustomize, overlay);
+  const workloads = workloadsOf(objects);
+  const services = workloads.filter((workload) => workload.ownService);
+  const policies = new NetworkPolicies(objects);
+  const configMap = objects.find((object) => object.kind === 'ConfigMap' && object.metadata.name === 'folio-config');
+  const pdbs = objects.filter((object) => object.kind === 'PodDisruptionBudget');
+
+  it('renders the gateway and every service', () => {
+    expect(services.map((workload) => workload.name).sort()).toEqual(
+      ['catalog', 'commerce', 'gateway', 'identity', 'integrations', 'notes', 'reader'],
+    );
+  });
+
+  it('given every workload, then every image has a released tag (never latest, never none)', () => {
+    for (const workload of workloads) {
+      for (const container of workload.pod.containers) {
+        const tag = imageTag(container.image);
+        expect(tag, `${workload.name}: ${container.image}`).toBeDefined();
+        expect(tag, `${workload.name}: ${container.image}`).not.toBe('latest');
+      }
+    }
+  });
+
+  it('given every workload, then a NetworkPolicy of its own selects it, under a default deny both ways', () => {
+    const everything: Endpoint = { kind: 'pod', namespace: workloads[0]!.namespace, labels: {}, ports: {} };
+    const denyAll = policies.policies.filter((p) => !p.podSelector.matchLabels && !p.podSelector.matchExpressions);
+    expect(denyAll.some((p) => p.policyTypes.includes('Ingress') && p.ingress.length === 0), 'default deny ingress').toBe(true);
+    expect(denyAll.some((p) => p.policyTypes.includes('Egress') && p.egress.length === 0), 'default deny egress').toBe(true);
+    expect(policies.selecting(everything, 'Ingress').length).toBeGreaterThan(0);
+    for (const workload of workloads) {
+      const own = policies.policies.filter((p) => selectorMatches(p.podSelector, workload.podLabels) && p.podSelector.matchLabels?.['app.kubernetes.io/name']);
+      expect(own.length, workload.name).toBeGreaterThan(0);
+    }
+  });
+
+  it('given every workload, then it may resolve names (DNS egress to kube-dns)', () => {
+    const dns: Endpoint = { kind: 'foreign-pod', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } };
+    for (const workload of workloads) {
+      expect(policies.allows(podEndpoint(workload), dns, 53, 'UDP'), workload.name).toBe(true);
+      expect(policies.allows(podEndpoint(workload), dns, 53, 'TCP'), workload.name).toBe(true);
+    }
+  });
+
+  describe.each(['catalog', 'commerce', 'gateway', 'identity', 'integrations', 'notes', 'reader'])('%s', (name) => {
+    const workload = services.find((w) => w.name === name)!;
+    const container = () => mainContainer(workload);
+
+    it('has readiness and liveness probes on every container', () => {
+      for (const c of workload.pod.containers) {
+        expect(c.readinessProbe, `${c.name} readiness`).toBeDefined();
+        expect(c.livenessProbe, `${c.name} liveness`).toBeDefined();
+      }
+    });
+
+    it('probes the pod itself: gRPC health on a service, /readyz and /healthz on the gateway', () => {
+      const c = container();
+      if (name === 'gateway') {
+        expect(c.readinessProbe?.httpGet?.path).toBe('/readyz');
+        expect(c.livenessProbe?.httpGet?.path).toBe('/healthz');
+        // ?verbose probes every upstream: a probe with it would make one down service take the gateway out.
+        expect(String(c.readinessProbe?.httpGet?.path)).not.toContain('verbose');
+      } else {
+        expect(c.readinessProbe?.grpc?.port).toBe(portOf(c, 'grpc'));
+        expect(c.livenessProbe?.grpc?.port).toBe(portOf(c, 'grpc'));
+      }
+    });
+
+    it('requests and limits CPU and memory on every container', () => {
+      for (const c of workload.pod.containers) {
+        for (const kind of ['requests', 'limits'] as const) {
+          expect(c.resources?.[kind]?.cpu, `${c.name} ${kind}.cpu`).toBeDefined();
+          expect(c.resources?.[kind]?.memory, `${c.name} ${kind}.memory`).toBeDefined();
+        }
+      }
+    });
+
+    it('runs as a non-root user on a read-only root filesystem, without privilege escalation or capabilities', () => {
+      const podContext = workload.pod.securityContext ?? {};
+      for (const c of workload.pod.containers) {
+        expect(c.securityContext?.runAsNonRoot ?? podContext.runAsNonRoot, c.name).toBe(true);
+        expect(podContext.runAsUser, 'numeric non-root uid').toBeGreaterThan(0);
+        expect(c.securityContext?.readOnlyRootFilesystem, c.name).toBe(true);
+        expect(c.securityContext?.allowPrivilegeEscalation, c.name).toBe(false);
+        expect(c.securityContext?.capabilities?.drop, c.name).toContain('ALL');
+      }
+    });
+
+    it('has a PodDisruptionBudget that lets a node drain proceed one pod at a time', () => {
+      const own = pdbs.filter((pdb) => selectorMatches(pdb.spec.selector, workload.podLabels));
+      expect(own).toHaveLength(1);
+      expect(own[0]!.spec.maxUnavailable ?? 0, 'maxUnavailable >= 1, so a drain is never blocked').toBeGreaterThanOrEqual(1);
+    });
+
+    it('spreads its replicas over zones and over hosts', () => {
+      const constraints = workload.pod.topologySpreadConstraints ?? [];
+      for (const key of ['topology.kubernetes.io/zone', 'kubernetes.io/hostname']) {
+        const constraint = constraints.find((c) => c.topologyKey === key);
+        expect(constraint, key).toBeDefined();
+        expect(selectorMatches(constraint!.labelSelector, workload.podLabels), `${key} selects the workload's own pods`).toBe(true);
+      }
+      if (overlay === 'production') {
+        expect(constraints.find((c) => c.topologyKey === 'topology.kubernetes.io/zone')?.whenUnsatisfiable).toBe('DoNotSchedule');
+      }
+    });
+
+    it('is given a grace period that covers the preStop sleep and the drain', () => {
+      const c = container();
+      const preStop = preStopSeconds(c);
+      const drainMs = Number(envValue(c, 'SHUTDOWN_TIMEOUT_MS'));
+      expect(preStop, 'a preStop sleep lets the endpoints drop the pod before SIGTERM').toBeGreaterThanOrEqual(3);
+      expect(Number.isInteger(drainMs) && drainMs > 0, 'SHUTDOWN_TIMEOUT_MS set explicitly').toBe(true);
+      expect(workload.pod.terminationGracePeriodSeconds ?? 30).toBeGreaterThanOrEqual(preStop + drainMs / 1000 + CLOSE_MARGIN_SECONDS);
+    });
+
+    it('declares its /metrics port for scraping, and names itself to the tracer', () => {
+      const c = container();
+      const scrapePort = Number(workload.podAnnotations['prometheus.io/port']);
+      expect(workload.podAnnotations['prometheus.io/scrape']).toBe('true');
+      expect(workload.podAnnotations['prometheus.io/path']).toBe('/metrics');
+      // Every process, the gateway too, serves /metrics on its own port, never on its API port.
+      expect(scrapePort).toBe(METRICS_PORT);
+      expect(portOf(c, 'metrics')).toBe(METRICS_PORT);
+      expect(envValue(c, 'METRICS_PORT')).toBe(String(METRICS_PORT));
+      expect(envValue(c, 'OTEL_SERVICE_NAME')).toBe(name);
+      expect(c.envFrom, 'reads folio-config (OTEL_* settings)').toEqual(expect.arrayContaining([{ configMapRef: { name: 'folio-config' } }]));
+    });
+  });
+
+  it('configures tracing with the standard OTEL_* variables, parent-based ratio sampling', () => {
+    expect(configMap?.data?.OTEL_EXPORTER_OTLP_ENDPOINT).toMatch(/^https?:\/\//);
+    expect(configMap?.data?.OTEL_TRACES_SAMPLER).toBe('parentbased_traceidratio');
+    const ratio = Number(configMap?.data?.OTEL_TRACES_SAMPLER_ARG);
+    expect(ratio >= 0 && ratio <= 1, `OTEL_TRACES_SAMPLER_ARG=${ratio}`).toBe(true);
+  });
+
+  describe('network', () => {
+    const byName = new Map(services.map((w) => [w.name, w]));
+    const graph = callGraph([...byName.keys()]);
+    const grpcPort = (name: string) => portOf(mainContainer(byName.get(name)!), 'grpc')!;
+    const outside: Endpoint[] = [
+      { kind: 'external' },
+      { kind: 'foreign-pod', namespace: 'ingress-nginx', labels: { 'app.kubernetes.io/name': 'ingress-nginx' } },
+      { kind: 'foreign-pod', namespace: 'other-team', labels: {} },
+    ];
+
+    it('reads a call graph from the code (sanity: the gateway calls every service)', () => {
+      expect([...graph.get('gateway')!].sort()).toEqual(['catalog', 'commerce', 'identity', 'integrations', 'notes', 'reader']);
+    });
+
+    it('lets each service call exactly the peers its config names, and nothing else, on both sides', () => {
+      for (const [caller, peers] of graph) {
+        for (const target of byName.keys()) {
+          if (target === caller || target === 'gateway') continue;
+          const [from, to, port] = [podEndpoint(byName.get(caller)!), podEndpoint(byName.get(target)!), grpcPort(target)];
+          // Each side on its own: the caller's egress and the target's ingress must both be exact.
+          expect(policies.egressAllows(from, to, port), `${caller} egress -> ${target}:${port}`).toBe(peers.has(target));
+          expect(policies.ingressAllows(from, to, port), `${target} ingress <- ${caller}:${port}`).toBe(peers.has(target));
+        }
+      }
+    });
+
+    it('lets only the gateway reach the reader media server', () => {
+      const media = portOf(mainContainer(byName.get('reader')!), 'media')!;
+      for (const [name, workload] of byName) {
+        if (name === 'reader') continue;
+        expect(policies.allows(podEndpoint(workload), podEndpoint(byName.get('reader')!), media), name).toBe(name === 'gateway');
+      }
+    });
+
+    it('lets only the gateway be reached from outside the namespace (beside scraping /metrics from monitoring)', () => {
+      const gateway = byName.get('gateway')!;
+      const ingressController = outside[1]!;
+      expect(policies.allows(ingressController, podEndpoint(gateway), portOf(mainContainer(gateway), 'http')!)).toBe(true);
+      for (const [name, workload] of byName) {
+        if (name === 'gateway') continue;
+        for (const port of mainContainer(workload).ports ?? []) {
+          for (const source of outside) {
+            expect(policies.allows(source, podEndpoint(workload), port.containerPort), `${source.kind} -> ${name}:${port.containerPort}`).toBe(false);
+          }
+        }
+      }
+      const prometheus: Endpoint = { kind: 'foreign-pod', namespace: 'monitoring', labels: { 'app.kubernetes.io/name': 'prometheus' } };
+      for (const [name, workload] of byName) {
+        const port = Number(workload.podAnnotations['prometheus.io/port']);
+        expect(policies.allows(prometheus, podEndpoint(workload), port), `monitoring -> ${name}:${port}`).toBe(true);
+      }
+    });
+
+    it('lets only the owners of a store connect to it', () => {
+      for (const store of STORES) {
+        const storeWorkload = workloads.find((w) => w.name === store.name);
+        // The local overlay runs the stores as pods; production's are managed, outside the cluster.
+        const target: Endpoint = storeWorkload ? podEndpoint(storeWorkload) : { kind: 'external' };
+        for (const workload of workloads) {
+          if (workload === storeWorkload) continue;
+          const owner = workload.ownService && hasEnv(mainContainer(workload), store.env);
+          if (!storeWorkload && store.name === 'maildev') continue; // production's SMTP relay is public (identity-egress-internet)
+          const from = podEndpoint(workload);
+          expect(policies.egressAllows(from, target, store.port), `${workload.name} egress -> ${store.name}:${store.port}`).toBe(owner);
+          // The local overlay's store pods check their side too.
+          if (storeWorkload) expect(policies.ingressAllows(from, target, store.port), `${store.name} ingress <- ${workload.name}`).toBe(owner);
+        }
+      }
+    });
+  });
+});
