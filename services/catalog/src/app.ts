@@ -11,6 +11,8 @@ import { DEV_CURSOR_SECRET, type CatalogConfig } from './config.js';
 import { openCatalogStore } from './data/index.js';
 import { CatalogSync } from './domain/catalog-sync.js';
 import { CatalogView } from './domain/catalog-view.js';
+import { CatalogSnapshots, type SnapshotWrite, type ViewLoad } from './domain/snapshot.js';
+import { SnapshotRepository } from './data/snapshots.js';
 import { ContinueReading } from './domain/continue-reading.js';
 import { CursorCodec } from './domain/cursor.js';
 import { Favorites } from './domain/favorites.js';
@@ -34,6 +36,10 @@ export interface RunningCatalog {
   stop(): Promise<void>;
   /** Runs the periodic catch-up of the in-memory view now; resolves with the number of documents applied. */
   catchUpIndex(): Promise<number>;
+  /** How the view was filled at start: from a snapshot (plus a catch-up) or from the whole catalog. */
+  startedFrom: ViewLoad;
+  /** Writes a snapshot of the view now if it changed since the last one (replicas start from it). */
+  writeSnapshot(): Promise<SnapshotWrite>;
 }
 
 export async function startCatalog(config: CatalogConfig, logger: Logger = createLogger({ service: 'catalog', level: config.LOG_LEVEL })): Promise<RunningCatalog> {
@@ -52,10 +58,17 @@ export async function startCatalog(config: CatalogConfig, logger: Logger = creat
 
     const view = new CatalogView();
     const sync = new CatalogSync(view, store, logger);
-    const loaded = await sync.load();
+    // From the latest snapshot plus a catch-up when there is a usable one, else the whole catalog.
+    const snapshots = new CatalogSnapshots(
+      { view, sync, store: new SnapshotRepository(connection, config.SNAPSHOT_CHUNK_BYTES), logger },
+      { intervalMs: config.SNAPSHOT_INTERVAL_MS },
+    );
+    const loaded = await snapshots.loadView();
     logger.info(loaded, 'catalog view loaded');
     sync.start(config.INDEX_REFRESH_INTERVAL_MS);
     teardown.add(() => sync.stop());
+    snapshots.start();
+    teardown.add(() => snapshots.stop());
 
     const identityClient = createPromiseClient(identity.IdentityServiceClient, config.IDENTITY_ADDR);
     const commerceClient = createPromiseClient(commerce.CommerceServiceClient, config.COMMERCE_ADDR);
@@ -117,6 +130,8 @@ export async function startCatalog(config: CatalogConfig, logger: Logger = creat
       grpcPort: grpc.port,
       stop: stopAll,
       catchUpIndex: () => sync.catchUp(),
+      startedFrom: loaded,
+      writeSnapshot: () => snapshots.writeSnapshot(),
     };
   } catch (error) {
     await stopAll();

@@ -47,6 +47,13 @@ export const configSchema = serviceEnv({ grpcPort: 50052, database: 'folio_catal
     CONTINUE_READING_WINDOW: env.int(100).pipe(z.number().min(1).max(1_000)),
     /** Catch-up of the in-memory index with writes of other replicas (by updated_at); 0 disables it. */
     INDEX_REFRESH_INTERVAL_MS: env.int(10_000).pipe(z.number().min(0)),
+    /**
+     * How often a replica whose view changed writes a snapshot of it (one replica per state, see
+     * domain/snapshot.ts); replicas start from the latest one. 0: this replica never writes one.
+     */
+    SNAPSHOT_INTERVAL_MS: env.int(300_000).pipe(z.number().min(0)),
+    /** Size of the snapshot's chunk documents (each one `_id` lookup at start); below MongoDB's 16 MB document limit. */
+    SNAPSHOT_CHUNK_BYTES: env.int(4 * 1024 * 1024).pipe(z.number().min(1_024).max(12 * 1024 * 1024)),
 
     /** Identity's topic exchange, where account.deleted is published. */
     IDENTITY_EVENTS_EXCHANGE: env.string('identity.events'),

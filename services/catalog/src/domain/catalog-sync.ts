@@ -1,8 +1,12 @@
 // Keeps the in-memory view (catalog-view.ts) in step with MongoDB.
 //
 // Consistency, as documented for operators and API users:
-//   - at start the whole catalog is read in batches before the gRPC server
-//     takes calls, so a replica never answers from a half-loaded view;
+//   - at start the view is filled before the gRPC server takes calls, so a
+//     replica never answers from a half-loaded view: either from the stored
+//     snapshot (snapshot.ts) followed by a catch-up from the snapshot's
+//     high-water mark, or, when there is no usable snapshot, by reading the
+//     whole catalog in batches. Both give the view a catch-up would have
+//     given at the snapshot's time, brought up to date the same way;
 //   - every write this process makes (seed, ingest) is applied to the view
 //     right after MongoDB acknowledged it: read-your-writes on one replica;
 //   - writes of other processes (other replicas, the seed command) are picked
@@ -10,12 +14,16 @@
 //     10 s by default), re-reading an overlap window of a few seconds so that
 //     writers whose clocks differ by less than that are not missed. Removal is
 //     a tombstone (`deleted_at`), which the catch-up sees like any change.
+//     A snapshot records the high-water mark of the view it holds, so the
+//     catch-up after a restore re-reads that same overlap window.
 // So listings and search are eventually consistent across replicas, with a
-// delay of about one refresh interval. Favorites are not part of the view:
-// they are read from MongoDB on every call.
+// delay of about one refresh interval, whether a replica started from a
+// snapshot or not. Favorites are not part of the view: they are read from
+// MongoDB on every call.
 import type { Logger } from '@folio/logger';
 import type { CollectionDoc, IssueDoc } from '../data/schemas.js';
 import type { CatalogView, CollectionRecord, IssueRecord } from './catalog-view.js';
+import type { ViewSnapshot } from './snapshot-codec.js';
 
 export interface CatalogSource {
   issues: {
@@ -62,6 +70,11 @@ function toCollectionRecord(doc: CollectionDoc): CollectionRecord {
   return { tenantId: doc.tenant_id, slug: doc.slug, title: { ...(doc.title ?? {}) }, position: doc.position ?? 0 };
 }
 
+function sameCollection(a: CollectionRecord, b: CollectionRecord): boolean {
+  const titles = (record: CollectionRecord) => JSON.stringify(Object.entries(record.title).sort(([x], [y]) => x.localeCompare(y)));
+  return a.position === b.position && titles(a) === titles(b);
+}
+
 export interface SyncOptions {
   /** How far before the last seen change a catch-up starts reading again (clock skew between writers). */
   overlapMs?: number;
@@ -70,6 +83,7 @@ export interface SyncOptions {
 
 export class CatalogSync {
   private watermark: Date | undefined;
+  private changes = 0;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
   private readonly overlapMs: number;
@@ -110,16 +124,38 @@ export class CatalogSync {
     return { issues, collections: collections.length, ms: Math.round(performance.now() - started), indexMs: Math.round(indexMs) };
   }
 
+  /** Adopts a snapshot's view and its high-water mark; a catchUp() then brings it up to date. */
+  restore(snapshot: ViewSnapshot): void {
+    this.view.restore(snapshot);
+    this.watermark = snapshot.watermark;
+  }
+
+  /** The latest `updated_at` the view reflects: the catch-up starts there, minus the overlap. */
+  get highWater(): Date | undefined {
+    return this.watermark;
+  }
+
+  /** Grows with every change applied to the view: whether a new snapshot is worth writing. */
+  get changeCount(): number {
+    return this.changes;
+  }
+
   /** Applies written or read issue documents to the view (tombstones remove). */
   applyIssues(docs: readonly IssueDoc[]): void {
     for (const doc of docs) {
+      // The overlap window of a catch-up brings back documents the view already holds.
+      const current = this.view.issueById(doc._id);
       if (doc.deleted_at) {
-        this.view.removeIssue(doc._id);
+        if (current) {
+          this.view.removeIssue(doc._id);
+          this.changes += 1;
+        }
       } else {
-        // The overlap window of a catch-up brings back documents the view already holds.
-        const current = this.view.issueById(doc._id);
         const unchanged = current && doc.updated_at && current.updatedAtMs === new Date(doc.updated_at).getTime() && current.tenantId === doc.tenant_id;
-        if (!unchanged) this.view.upsertIssue(toIssueRecord(doc));
+        if (!unchanged) {
+          this.view.upsertIssue(toIssueRecord(doc));
+          this.changes += 1;
+        }
       }
       this.advance(doc.updated_at);
     }
@@ -127,8 +163,19 @@ export class CatalogSync {
 
   applyCollections(docs: readonly CollectionDoc[]): void {
     for (const doc of docs) {
-      if (doc.deleted_at) this.view.removeCollection(doc.tenant_id, doc.slug);
-      else this.view.upsertCollection(toCollectionRecord(doc));
+      const current = this.view.tenant(doc.tenant_id)?.collection(doc.slug);
+      if (doc.deleted_at) {
+        if (current) {
+          this.view.removeCollection(doc.tenant_id, doc.slug);
+          this.changes += 1;
+        }
+      } else {
+        const record = toCollectionRecord(doc);
+        if (!current || !sameCollection(current, record)) {
+          this.view.upsertCollection(record);
+          this.changes += 1;
+        }
+      }
       this.advance(doc.updated_at);
     }
   }

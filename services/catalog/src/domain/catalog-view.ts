@@ -1,14 +1,15 @@
 // The in-memory read model every listing is answered from: per tenant, the
 // issues (with a search index and lazily sorted shelf orders) and the
 // collections. MongoDB is the source of truth; this view is loaded from it at
-// start and follows it (see catalog-sync.ts).
+// start (or from a snapshot of itself, see snapshot.ts) and follows it (see
+// catalog-sync.ts).
 //
 // Why in memory: FerretDB (the local MongoDB) has no usable text search and
 // is slow at sorted, filtered queries, while the listings need ranking,
 // access filtering by sets that come from commerce, and paging with exact
 // totals. At 100,000 issues in a tenant the whole view takes about 150 MB of
 // heap (see bench/search/README.md), which a catalog replica can afford.
-import { SearchIndex, type Searchable } from './search-index.js';
+import { SearchIndex, type IndexSnapshot, type Searchable } from './search-index.js';
 
 export interface IssueTags {
   author: string[];
@@ -53,14 +54,25 @@ export function byRecency(a: IssueRecord, b: IssueRecord): number {
   return b.publishedAtMs - a.publishedAtMs || b.id - a.id;
 }
 
+/** One tenant's issues (in index slot order) and their index, as snapshot() exports and restore() adopts them. */
+export interface TenantSnapshot {
+  tenantId: number;
+  issues: IssueRecord[];
+  index: IndexSnapshot;
+}
+
 export class TenantCatalog {
   readonly issues = new Map<number, IssueRecord>();
-  readonly index = new SearchIndex<IssueRecord>();
   private readonly collections = new Map<string, CollectionRecord>();
   private recency: IssueRecord[] | undefined;
   private readonly collectionOrders = new Map<string, IssueRecord[]>();
 
-  constructor(readonly tenantId: number) {}
+  constructor(
+    readonly tenantId: number,
+    readonly index = new SearchIndex<IssueRecord>(),
+  ) {
+    for (const issue of index.documents()) this.issues.set(issue.id, issue);
+  }
 
   upsertIssue(issue: IssueRecord): void {
     this.issues.set(issue.id, issue);
@@ -114,6 +126,11 @@ export class TenantCatalog {
     this.latest();
   }
 
+  snapshot(): TenantSnapshot {
+    const { docs, index } = this.index.snapshot();
+    return { tenantId: this.tenantId, issues: docs, index };
+  }
+
   private invalidateOrders(): void {
     this.recency = undefined;
     this.collectionOrders.clear();
@@ -155,6 +172,23 @@ export class CatalogView {
     if (tenantId === undefined) return;
     this.tenantOfIssue.delete(issueId);
     this.tenants.get(tenantId)?.removeIssue(issueId);
+  }
+
+  /** Every tenant's issues and index, and every collection: the content of a snapshot. */
+  snapshot(): { tenants: TenantSnapshot[]; collections: CollectionRecord[] } {
+    const tenants = [...this.tenants.values()];
+    return { tenants: tenants.map((catalog) => catalog.snapshot()), collections: tenants.flatMap((catalog) => catalog.collectionList()) };
+  }
+
+  /** Replaces the whole content with a snapshot's (before the service takes calls). */
+  restore(snapshot: { tenants: readonly TenantSnapshot[]; collections: readonly CollectionRecord[] }): void {
+    this.tenants.clear();
+    this.tenantOfIssue.clear();
+    for (const tenant of snapshot.tenants) {
+      this.tenants.set(tenant.tenantId, new TenantCatalog(tenant.tenantId, SearchIndex.restore(tenant.issues, tenant.index)));
+      for (const issue of tenant.issues) this.tenantOfIssue.set(issue.id, tenant.tenantId);
+    }
+    for (const collection of snapshot.collections) this.upsertCollection(collection);
   }
 
   /** Prepares every tenant (after a load or a catch-up). */

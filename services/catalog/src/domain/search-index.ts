@@ -21,6 +21,12 @@
 // Updates never rewrite posting lists: a changed issue gets a new slot and the
 // old one is marked dead (skipped by queries); when dead slots pile up the
 // index is rebuilt from the live documents.
+//
+// snapshot() exports the live documents and their postings as flat typed
+// arrays (dead slots dropped, terms sorted) and restore() adopts them as they
+// are, so a replica starting from a stored snapshot skips tokenizing every
+// issue (see snapshot.ts). Restored posting lists stay typed-array views (4
+// bytes a posting instead of 8) until an update appends to one.
 import { indexTerms } from './text.js';
 
 export interface Searchable {
@@ -38,6 +44,19 @@ export const FIELD_WEIGHTS = { title: 10, author: 5, publisher: 5, keyword: 3, d
 const FIELD_BITS = 5;
 const FIELD_MASK = (1 << FIELD_BITS) - 1;
 const MAX_TERMS = 16;
+
+/** A term's postings: growable while the index is built, a typed-array view after restore(). */
+type PostingList = number[] | Int32Array;
+
+/** An index as flat arrays: the postings of `terms[i]` are `postings[offsets[i]] .. postings[offsets[i + 1] - 1]`. */
+export interface IndexSnapshot {
+  /** In Array.prototype.sort order (the order prefix lookups rely on). */
+  terms: string[];
+  /** terms.length + 1 entries. */
+  offsets: Uint32Array;
+  /** slot << 5 | field mask; slots index the snapshot's documents. */
+  postings: Int32Array;
+}
 
 /**
  * Twice the score of a term occurring in the fields of a mask (the sum of
@@ -172,7 +191,7 @@ export class TopHits<D extends Searchable> {
 
 export class SearchIndex<D extends Searchable> {
   /** term -> packed postings: slot << 5 | field mask, one per (term, document). */
-  private readonly postings = new Map<string, number[]>();
+  private readonly postings = new Map<string, PostingList>();
   private sortedTerms: string[] = [];
   private termsSorted = true;
   private readonly docs: (D | undefined)[] = [];
@@ -189,6 +208,11 @@ export class SearchIndex<D extends Searchable> {
     return this.slotOf.size;
   }
 
+  /** The live documents. */
+  documents(): D[] {
+    return this.docs.filter((doc): doc is D => doc !== undefined);
+  }
+
   /** Adds a document, or replaces the one with the same id. */
   upsert(doc: D): void {
     this.markDead(doc.id);
@@ -201,6 +225,10 @@ export class SearchIndex<D extends Searchable> {
         list = [];
         this.postings.set(term, list);
         this.termsSorted = false;
+      } else if (!Array.isArray(list)) {
+        // A restored list is a fixed-size view: it becomes growable on its first update.
+        list = Array.from(list);
+        this.postings.set(term, list);
       }
       list.push((slot << FIELD_BITS) | mask);
     }
@@ -234,7 +262,7 @@ export class SearchIndex<D extends Searchable> {
       const term = terms[t]!;
       let termCount = 0;
       // Exact matches score full weight (shift 0), prefix matches half (shift 1).
-      const lists: [number[], number][] = [];
+      const lists: [PostingList, number][] = [];
       const exact = this.postings.get(term);
       if (exact) lists.push([exact, 0]);
       if (t === count - 1 && options.prefixLast) {
@@ -275,6 +303,56 @@ export class SearchIndex<D extends Searchable> {
       scores[slot] = 0;
       if (doc !== undefined && (accept === undefined || accept(doc))) sink.offer(doc, popCount(bits), score2);
     }
+  }
+
+  /**
+   * The live documents in slot order and their postings as flat arrays, dead
+   * slots dropped (slots renumbered): what restore() needs to answer every
+   * query exactly as this index does.
+   */
+  snapshot(): { docs: D[]; index: IndexSnapshot } {
+    const newSlot = new Int32Array(this.docs.length).fill(-1);
+    const docs: D[] = [];
+    this.docs.forEach((doc, slot) => {
+      if (doc !== undefined) newSlot[slot] = docs.push(doc) - 1;
+    });
+    const sourceTerms = this.sorted();
+    let capacity = 0;
+    for (const term of sourceTerms) capacity += this.postings.get(term)!.length;
+    const postings = new Int32Array(capacity);
+    const terms: string[] = [];
+    const offsets: number[] = [0];
+    let written = 0;
+    for (const term of sourceTerms) {
+      const list = this.postings.get(term)!;
+      const start = written;
+      for (let k = 0, n = list.length; k < n; k++) {
+        const packed = list[k]!;
+        const slot = newSlot[packed >>> FIELD_BITS]!;
+        if (slot >= 0) postings[written++] = (slot << FIELD_BITS) | (packed & FIELD_MASK);
+      }
+      // A term whose documents are all gone matches nothing: leave it out.
+      if (written > start) {
+        terms.push(term);
+        offsets.push(written);
+      }
+    }
+    return { docs, index: { terms, offsets: Uint32Array.from(offsets), postings: postings.slice(0, written) } };
+  }
+
+  /** An index answering exactly as the one snapshot() was taken from; `docs` are its documents in slot order. */
+  static restore<D extends Searchable>(docs: D[], snapshot: IndexSnapshot): SearchIndex<D> {
+    const { terms, offsets, postings } = snapshot;
+    if (offsets.length !== terms.length + 1 || offsets[terms.length] !== postings.length) throw new Error('index snapshot: offsets do not match terms and postings');
+    const index = new SearchIndex<D>();
+    for (let i = 0; i < terms.length; i++) index.postings.set(terms[i]!, postings.subarray(offsets[i]!, offsets[i + 1]!));
+    for (const [slot, doc] of docs.entries()) {
+      index.docs.push(doc);
+      index.slotOf.set(doc.id, slot);
+    }
+    index.sortedTerms = terms;
+    index.termsSorted = true;
+    return index;
   }
 
   stats(): { documents: number; deadSlots: number; terms: number; postings: number } {

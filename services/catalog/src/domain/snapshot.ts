@@ -1,0 +1,165 @@
+// Starts the catalog view from a stored snapshot instead of reading every
+// issue, and keeps that snapshot recent. Reading 100,000 issues from the
+// local FerretDB and tokenizing them takes tens of seconds; restoring a
+// snapshot is a few `_id` lookups and a decode, and the catch-up that
+// follows reads only what changed since the snapshot's high-water mark.
+//
+// Start (loadView): read the head; if it names a snapshot of this code's
+// format and fingerprint whose bytes are all there and match their SHA-256,
+// adopt it and catch up from its high-water mark (CatalogSync.catchUp, the
+// same path as the periodic catch-up, overlap included). Otherwise (fresh
+// database, other version, corrupt or half-deleted snapshot) log why, read
+// the whole catalog as before, and write a snapshot in the background.
+//
+// Writing: every `intervalMs`, a replica whose view changed since the last
+// snapshot it knows of writes one, unless the head is already at least as
+// recent. Replicas in the same state compete for the same snapshot id (the
+// high-water mark and issue count) with a unique insert, so one of them
+// writes it. Capturing the view is synchronous (a consistent state and its
+// high-water mark); compressing and storing are not.
+import { createHash } from 'node:crypto';
+import type { Logger } from '@folio/logger';
+import type { SnapshotHead } from '../data/snapshots.js';
+import type { CatalogSync } from './catalog-sync.js';
+import type { CatalogView } from './catalog-view.js';
+import { decodeSnapshot, encodeSnapshot, SNAPSHOT_FINGERPRINT, SNAPSHOT_FORMAT, UnusableSnapshotError } from './snapshot-codec.js';
+
+export interface SnapshotStore {
+  head(): Promise<SnapshotHead | null>;
+  /** Null when a chunk is missing. */
+  read(head: SnapshotHead): Promise<Buffer | null>;
+  claim(snapshotId: string): Promise<boolean>;
+  write(head: Omit<SnapshotHead, '_id' | 'chunks' | 'bytes' | 'previous'>, payload: Buffer): Promise<SnapshotHead>;
+}
+
+export type ViewLoad =
+  | { source: 'snapshot'; snapshotId: string; issues: number; caughtUp: number; ms: number; restoreMs: number }
+  | { source: 'database'; issues: number; collections: number; ms: number; indexMs: number; snapshotIgnored?: string };
+
+export type SnapshotWrite = { written: true; snapshotId: string; bytes: number; chunks: number; ms: number } | { written: false; reason: 'unchanged' | 'head is current' | 'claimed by another replica' };
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+export class CatalogSnapshots {
+  /** The sync's change count the last known snapshot reflects (-1: none). */
+  private savedChanges = -1;
+  private writing: Promise<SnapshotWrite> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly deps: { view: CatalogView; sync: CatalogSync; store: SnapshotStore; logger: Logger },
+    private readonly options: { intervalMs: number },
+  ) {}
+
+  /** Fills the view, from the snapshot when one is usable, else from the database; prepared for the first call. */
+  async loadView(): Promise<ViewLoad> {
+    const started = performance.now();
+    const restored = await this.restore();
+    if (typeof restored !== 'string') {
+      const restoreMs = Math.round(performance.now() - started);
+      this.savedChanges = this.deps.sync.changeCount;
+      const caughtUp = await this.deps.sync.catchUp();
+      this.deps.sync.prepare();
+      return { source: 'snapshot', snapshotId: restored.snapshot_id, issues: this.deps.view.issueCount, caughtUp, ms: Math.round(performance.now() - started), restoreMs };
+    }
+    const loaded = await this.deps.sync.load();
+    if (this.options.intervalMs > 0) this.writeInBackground();
+    return { source: 'database', ...loaded, ...(restored === 'none' ? {} : { snapshotIgnored: restored }) };
+  }
+
+  /** Writes a snapshot every `intervalMs` when the view changed; 0 disables writing. */
+  start(): void {
+    if (this.options.intervalMs <= 0) return;
+    this.timer = setInterval(() => this.writeInBackground(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.writing?.catch(() => undefined);
+  }
+
+  /** Writes a snapshot now if the view changed since the last one known (one write at a time). */
+  writeSnapshot(): Promise<SnapshotWrite> {
+    const previous = this.writing?.catch(() => undefined) ?? Promise.resolve();
+    const next = previous.then(() => this.writeIfChanged());
+    this.writing = next;
+    return next.finally(() => {
+      if (this.writing === next) this.writing = undefined;
+    });
+  }
+
+  private writeInBackground(): void {
+    this.writeSnapshot().then(
+      (result) => {
+        if (result.written) this.deps.logger.info(result, 'catalog snapshot written');
+      },
+      (error: unknown) => this.deps.logger.warn({ err: error }, 'catalog snapshot not written; retrying at the next interval'),
+    );
+  }
+
+  /** The head adopted, or why none was: 'none' (no snapshot yet) or a reason to warn about. */
+  private async restore(): Promise<SnapshotHead | string> {
+    const { store, sync, view, logger } = this.deps;
+    const head = await store.head();
+    if (!head) {
+      logger.info('no catalog snapshot yet: reading the whole catalog');
+      return 'none';
+    }
+    const unusable = (reason: string) => {
+      logger.warn({ snapshotId: head.snapshot_id, reason }, 'catalog snapshot ignored: reading the whole catalog');
+      return reason;
+    };
+    if (head.format !== SNAPSHOT_FORMAT || head.fingerprint !== SNAPSHOT_FINGERPRINT) {
+      return unusable(`written by another version (format ${head.format}/${head.fingerprint}, this one reads ${SNAPSHOT_FORMAT}/${SNAPSHOT_FINGERPRINT})`);
+    }
+    const bytes = await store.read(head);
+    if (!bytes) return unusable('a chunk is missing');
+    if (bytes.length !== head.bytes || sha256(bytes) !== head.sha256) return unusable('its bytes do not match their checksum');
+    try {
+      sync.restore(await decodeSnapshot(bytes));
+    } catch (error) {
+      view.restore({ tenants: [], collections: [] });
+      if (error instanceof UnusableSnapshotError) return unusable(error.message);
+      return unusable(`it does not fit the view: ${(error as Error).message}`);
+    }
+    return head;
+  }
+
+  private async writeIfChanged(): Promise<SnapshotWrite> {
+    const { store, sync, view } = this.deps;
+    if (sync.changeCount === this.savedChanges || !sync.highWater) return { written: false, reason: 'unchanged' };
+    const changes = sync.changeCount;
+    const highWater = sync.highWater;
+    const head = await store.head();
+    if (head && head.fingerprint === SNAPSHOT_FINGERPRINT && head.watermark.getTime() >= highWater.getTime()) {
+      // Another replica stored a view at least as recent; a restore catches up from there.
+      this.savedChanges = changes;
+      return { written: false, reason: 'head is current' };
+    }
+    const snapshotId = `${highWater.getTime().toString(36)}-${view.issueCount}`;
+    if (!(await store.claim(snapshotId))) {
+      this.savedChanges = changes;
+      return { written: false, reason: 'claimed by another replica' };
+    }
+    const started = performance.now();
+    // Captured in one synchronous step: the view and the high-water mark it reflects.
+    const captured = { ...view.snapshot(), watermark: sync.highWater ?? highWater };
+    const capturedChanges = sync.changeCount;
+    const payload = await encodeSnapshot(captured);
+    const written = await store.write(
+      {
+        snapshot_id: snapshotId,
+        format: SNAPSHOT_FORMAT,
+        fingerprint: SNAPSHOT_FINGERPRINT,
+        sha256: sha256(payload),
+        watermark: captured.watermark,
+        issues: captured.tenants.reduce((sum, tenant) => sum + tenant.issues.length, 0),
+        created_at: new Date(),
+      },
+      payload,
+    );
+    this.savedChanges = capturedChanges;
+    return { written: true, snapshotId, bytes: written.bytes, chunks: written.chunks, ms: Math.round(performance.now() - started) };
+  }
+}
