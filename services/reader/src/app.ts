@@ -77,7 +77,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
         trackerKey: createHmac('sha256', Buffer.from(config.READER_TOKEN_KEY, 'base64')).update('tracker-token-key').digest('hex'),
       },
     });
-    const positions = new ReadingPositions({ sessions, positions: store.positions });
+    const positions = new ReadingPositions({ sessions, positions: store.positions, peers });
     const downloads = new Downloads({ sessions, peers, content, storeUrlTemplate: config.STORE_URL_TEMPLATE });
     const search = new TextSearch({ sessions, manifests: store.manifests, indexes, peers });
 

@@ -14,7 +14,15 @@ import { body, startReaderStack, USERS, type ReaderStack } from './support/stack
 let stack: ReaderStack;
 
 beforeAll(async () => {
-  stack = await startReaderStack();
+  // Positions are saved only for issues the user can read.
+  stack = await startReaderStack({
+    extraAccess: [
+      { email: 'admin@example.com', issue_id: 1001 },
+      { email: 'admin@example.com', issue_id: 1002 },
+      { email: 'fabio@example.com', issue_id: 6001 },
+      { email: 'fabio@example.com', issue_id: 4001 },
+    ],
+  });
 });
 afterAll(() => stack?.stop());
 
@@ -34,7 +42,7 @@ describe('last location', () => {
   it('when a valid position is saved for each content type, then the same object comes back', async () => {
     const epub = { chapterHref: 'text/chapter-2.xhtml', cfi: 'epubcfi(/6/4[chapter-2]!/4/4/1:10)' };
     expect(body(await save(USERS.ana, 1, 1001, epub))).toEqual({ last_location: epub });
-    expect(body(await save(USERS.bruno, 1, 1002, { page: 4 }))).toEqual({ last_location: { page: 4 } });
+    expect(body(await save(USERS.admin, 1, 1002, { page: 4 }))).toEqual({ last_location: { page: 4 } });
     expect(body(await save(USERS.bruno, 1, 1003, { currentSeek: 3.25, currentTrack: 1 }))).toEqual({ last_location: { currentSeek: 3.25, currentTrack: 1 } });
   });
 
@@ -52,9 +60,15 @@ describe('last location', () => {
     ['audio without a track', 1003, { currentSeek: 1 }, 'lastLocation.currentTrack'],
     ['no lastLocation', 1002, null, 'lastLocation'],
   ])('when the position is invalid (%s), then INVALID_ARGUMENT names the field', async (_case, issueId, location, field) => {
-    const error = await save(USERS.bruno, 1, issueId, location).catch((e: unknown) => e);
+    const error = await save(USERS.admin, 1, issueId, location).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(Object.keys((error as { details: { fieldErrors: object } }).details.fieldErrors)).toContain(field);
+  });
+
+  it('when the user cannot read the issue, then PERMISSION_DENIED, and it does not show in continue reading', async () => {
+    await expect(save(USERS.elena, 1, 1002, { page: 1 })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    const listed = await stack.client.listContinueReading({ userId: USERS.elena, tenantIds: [1], page: 1, perPage: 6 });
+    expect(listed.positions.map((position) => position.issueId)).not.toContain(1002);
   });
 
   it('when the issue is physical or unknown, then 422 or 404', async () => {

@@ -111,8 +111,10 @@ describe('last location (running stack)', () => {
     expect((await saveLocation(ana.access_token, 1, 1005, { lastLocation: { page: 1 } })).status).toBe(422);
   });
 
-  it('when a preview reader (no access) saves a position, then it is kept: previews are read too', async () => {
-    expect((await saveLocation(bruno.access_token, 1, 1002, { lastLocation: { page: 1 } })).status).toBe(200);
+  it('when a user without access saves a position, then 403: a position would list the issue in continue-reading (issue 10)', async () => {
+    const refused = await saveLocation(bruno.access_token, 1, 1002, { lastLocation: { page: 1 } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: expect.any(String) });
   });
 });
 

@@ -1,9 +1,10 @@
 // Reading positions: the last location of a user in an issue (shape checked
 // against the issue's content: EPUB chapter in the spine, PDF page in range,
 // audio track and seek within the tracks), and the continue-reading list.
-import { invalidArgument } from '@folio/errors';
+import { invalidArgument, permissionDenied } from '@folio/errors';
 import { PositionRepository } from '../data/repositories.js';
 import type { ManifestDoc } from '../data/schemas.js';
+import type { Peers } from './ports.js';
 import type { ReaderSessions } from './sessions.js';
 import { isObject } from './settings.js';
 
@@ -14,12 +15,19 @@ export class ReadingPositions {
     private readonly deps: {
       sessions: ReaderSessions;
       positions: PositionRepository;
+      peers: Pick<Peers, 'access'>;
     },
   ) {}
 
-  /** PUT /api/v2/reader/{issue_id}/last-location; last write wins. */
+  /**
+   * PUT /api/v2/reader/{issue_id}/last-location; last write wins. Only for an
+   * issue the user can read: a saved position puts the issue in
+   * continue-reading, which must not list issues the user has no access to.
+   */
   async save(input: { tenantId: number; userId: number; issueId: number; body: unknown }): Promise<{ last_location: LastLocation }> {
     const manifest = await this.deps.sessions.readableManifest(input.tenantId, input.issueId);
+    const access = await this.deps.peers.access(input.tenantId, input.userId, input.issueId);
+    if (!access.canRead) throw permissionDenied('You do not have access to this issue.');
     const location = validateLocation(manifest, isObject(input.body) ? input.body.lastLocation : undefined);
     await this.deps.positions.save({
       _id: PositionRepository.idOf(input.userId, input.tenantId, input.issueId),

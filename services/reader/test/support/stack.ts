@@ -58,7 +58,15 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startReaderStack(options: { only?: number[]; overrides?: Record<string, string> } = {}): Promise<ReaderStack> {
+/** A grant added to the demo dataset's for one test file: `{ email, issue_id }`, purchased, not expiring. */
+export interface ExtraGrant {
+  email: string;
+  issue_id: number;
+}
+
+export async function startReaderStack(
+  options: { only?: number[]; overrides?: Record<string, string>; extraAccess?: ExtraGrant[] } = {},
+): Promise<ReaderStack> {
   const infra = testInfra();
   const identityExchange = uniqueName('identity.events');
   const identity = await startTestIdentity({ namePrefix: 'reader', env: { EVENTS_EXCHANGE: identityExchange, SHUTDOWN_TIMEOUT_MS: '1000' } });
@@ -78,7 +86,8 @@ export async function startReaderStack(options: { only?: number[]; overrides?: R
     SHUTDOWN_TIMEOUT_MS: '1000',
   });
   const commerceDb = await connectMongo(commerceConfig.MONGO_URL);
-  await seedCommerce(commerceDb, dataset);
+  const extra = (options.extraAccess ?? []).map((grant) => ({ ...grant, reason: 'purchased', source: 'purchase' as const, expires_at: null, revoked: false }));
+  await seedCommerce(commerceDb, extra.length ? { ...dataset, access: [...dataset.access, ...extra] } : dataset);
   const commerce = await startCommerce(commerceConfig, createLogger({ service: 'commerce', level: 'silent' }));
 
   const storageDir = await mkdtemp(join(tmpdir(), 'reader-test-'));
