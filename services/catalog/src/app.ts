@@ -21,9 +21,11 @@ import { Library } from './domain/library.js';
 import { MyContent } from './domain/my-content.js';
 import { Search } from './domain/search.js';
 import { Storefront } from './domain/storefront.js';
+import { subscribeCacheInvalidation } from './events/cache-invalidation.js';
 import { startCatalogConsumers } from './events/consumers.js';
 import { catalogHandlers } from './grpc/handlers.js';
 import { Presenter } from './grpc/mappers.js';
+import { CachedAccess } from './upstreams/cached-access.js';
 import { CommerceAccess } from './upstreams/commerce.js';
 import { ReaderPositions } from './upstreams/reader.js';
 import { IdentityTenants } from './upstreams/tenants.js';
@@ -76,7 +78,10 @@ export async function startCatalog(config: CatalogConfig, logger: Logger = creat
     teardown.add(() => [identityClient, commerceClient, readerClient].forEach((client) => client.close()));
 
     const tenants = new IdentityTenants(identityClient, { ttlMs: config.TENANT_CACHE_TTL_MS, deadlineMs: config.UPSTREAM_DEADLINE_MS, logger });
-    const access = new CommerceAccess(commerceClient, config.UPSTREAM_DEADLINE_MS);
+    const access = new CachedAccess(new CommerceAccess(commerceClient, config.UPSTREAM_DEADLINE_MS), {
+      ttlMs: config.ACCESS_CACHE_TTL_MS,
+      maxEntries: config.ACCESS_CACHE_MAX_ENTRIES,
+    });
     const reading = new ReaderPositions(readerClient, { deadlineMs: config.READER_DEADLINE_MS, logger });
     const storefront = new Storefront(access, tenants, config.STORE_URL_TEMPLATE);
 
@@ -112,6 +117,14 @@ export async function startCatalog(config: CatalogConfig, logger: Logger = creat
       },
     });
     teardown.add(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+    const invalidations = await subscribeCacheInvalidation({
+      broker,
+      logger,
+      access,
+      tenants,
+      exchanges: { commerce: config.COMMERCE_EVENTS_EXCHANGE, identity: config.IDENTITY_EVENTS_EXCHANGE },
+    });
+    teardown.add(() => Promise.all(invalidations.map((subscription) => subscription.stop())));
 
     const grpc = await startGrpcServer({
       logger,

@@ -19,8 +19,15 @@ export const configSchema = serviceEnv({ grpcPort: 50052, database: 'folio_catal
     UPSTREAM_DEADLINE_MS: env.int(1_500).pipe(z.number().min(50)),
     /** Deadline of reader calls: a slow reader only costs the continue-reading shelf. */
     READER_DEADLINE_MS: env.int(700).pipe(z.number().min(50)),
-    /** How long tenant settings from identity are reused. */
+    /** How long tenant settings from identity are reused when no tenant.updated dropped them first. */
     TENANT_CACHE_TTL_MS: env.int(30_000).pipe(z.number().min(0)),
+    /**
+     * Access decisions and offers from commerce are cached per tenant, user and issue and dropped by
+     * commerce's access.changed; this TTL only bounds staleness when that event was missed (broker down). 0 disables.
+     */
+    ACCESS_CACHE_TTL_MS: env.int(30_000).pipe(z.number().min(0)),
+    /** Offers kept in that cache (least recently used evicted first). */
+    ACCESS_CACHE_MAX_ENTRIES: env.int(200_000).pipe(z.number().min(100)),
 
     /** A tenant's store address; `{domain}` and `{tenant_id}` are replaced. purchase_link = `<store>/app/purchase/<issue_id>`. */
     STORE_URL_TEMPLATE: env.string('http://{domain}:8080'),
@@ -55,8 +62,10 @@ export const configSchema = serviceEnv({ grpcPort: 50052, database: 'folio_catal
     /** Size of the snapshot's chunk documents (each one `_id` lookup at start); below MongoDB's 16 MB document limit. */
     SNAPSHOT_CHUNK_BYTES: env.int(4 * 1024 * 1024).pipe(z.number().min(1_024).max(12 * 1024 * 1024)),
 
-    /** Identity's topic exchange, where account.deleted is published. */
+    /** Identity's topic exchange, where account.deleted and tenant.updated are published. */
     IDENTITY_EVENTS_EXCHANGE: env.string('identity.events'),
+    /** Commerce's topic exchange, where access.changed is published. */
+    COMMERCE_EVENTS_EXCHANGE: env.string('commerce.events'),
     /** Prefix of the consumer queue names: `<prefix>.account-eraser`. */
     QUEUE_PREFIX: env.string('catalog'),
     CONSUMER_MAX_RETRIES: env.int(5).pipe(z.number().min(0)),

@@ -17,6 +17,7 @@ import { LocalTestPaymentProvider, type PaymentProvider } from './domain/payment
 import { systemClock, type Clock } from './domain/ports.js';
 import { Purchases } from './domain/purchase.js';
 import { startCommerceConsumers } from './events/consumers.js';
+import { subscribeTenantUpdates } from './events/invalidations.js';
 import { OutboxEventSink } from './events/publisher.js';
 import { commerceHandlers } from './grpc/handlers.js';
 import { CatalogIssueNames } from './peers/catalog.js';
@@ -82,7 +83,7 @@ export async function startCommerce(
       { defaultAppScheme: config.DEFAULT_APP_SCHEME, sessionTtlMinutes: config.CHECKOUT_SESSION_TTL_MINUTES, checkoutPath: config.CHECKOUT_PATH },
     );
     const checkout = new Checkout({ store, tenants, names, access, provider, events, clock, logger }, { payPath: config.CHECKOUT_PAY_PATH });
-    const eraser = new AccountEraser(store, clock, logger);
+    const eraser = new AccountEraser(store, clock, logger, events);
 
     const consumers = await startCommerceConsumers({
       broker,
@@ -97,6 +98,8 @@ export async function startCommerce(
       },
     });
     teardown.add(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+    const tenantUpdates = await subscribeTenantUpdates({ broker, identityExchange: config.IDENTITY_EVENTS_EXCHANGE, tenants, logger });
+    teardown.add(() => tenantUpdates.stop());
 
     const prune = setInterval(() => {
       store.webSessions

@@ -9,12 +9,22 @@
 // user by id or by the e-mail identity reports for that id (asked once, then
 // kept). So the seed needs neither identity running nor the ids identity
 // happened to assign, and it can run in any order with identity's seed.
+//
+// Services cache access decisions and offers: with `events`, the seed records
+// one access.changed per tenant it touched (no user: seeded grants are keyed
+// by e-mail), and every reader drops that tenant's entries. The command line
+// writes them to commerce's outbox; the running service's relay publishes them.
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createLogger } from '@folio/logger';
+import { ACCESS_CHANGED, Broker, Outbox, type AccessChangedPayload } from '@folio/messaging';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { loadCommerceConfig } from './config.js';
 import { GRANT_SOURCES, openCommerceStore, type GrantSource, type Licensing, type Sale } from './data/index.js';
+import type { EventSink } from './domain/ports.js';
 import { parseDateTime } from './domain/time.js';
+import { OutboxEventSink } from './events/publisher.js';
 
 export interface DatasetIssue {
   id: number;
@@ -55,6 +65,8 @@ export interface SeedDeps {
   /** Where skipped records are reported; default: nowhere. */
   warn?: (message: string) => void;
   now?: Date;
+  /** Where access.changed goes for each tenant seeded; default: nowhere (nothing caches yet). */
+  events?: EventSink;
 }
 
 export interface SeedSummary {
@@ -135,6 +147,13 @@ export async function seedCommerce(connection: Connection, dataset: CommerceData
     });
   }
 
+  if (deps.events) {
+    const touched = new Set<number>([...tenantOf.values(), ...dataset.subscriptions.map((plan) => plan.tenant_id)]);
+    for (const tenantId of touched) {
+      await deps.events.publish<AccessChangedPayload>(ACCESS_CHANGED, { tenant_id: tenantId }, { id: randomUUID(), tenantId });
+    }
+  }
+
   return { offers: dataset.issues.length, grants, subscriptions: dataset.subscriptions.length, skipped };
 }
 
@@ -143,13 +162,21 @@ async function main(): Promise<void> {
   const path = config.FIXTURES_PATH ?? fileURLToPath(new URL('../../../fixtures/demo-dataset.json', import.meta.url));
   const dataset = JSON.parse(await readFile(path, 'utf8')) as CommerceDataset;
   const connection = await connectMongo(config.MONGO_URL);
+  // Published now when the broker is up, else by the running service's relay: a broker that is down delays, never fails, the seed.
+  const logger = createLogger({ service: 'commerce-seed', level: 'warn' });
+  const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'commerce-seed' });
+  const outbox = new Outbox(connection, broker, { exchange: config.EVENTS_EXCHANGE, logger });
+  const events = new OutboxEventSink(outbox);
   try {
-    const summary = await seedCommerce(connection, dataset, { warn: (line) => console.warn(`commerce: ${line}`) });
+    const summary = await seedCommerce(connection, dataset, { warn: (line) => console.warn(`commerce: ${line}`), events });
     console.log(
       `commerce: seeded ${summary.offers} offers, ${summary.grants} grants, ${summary.subscriptions} subscriptions` +
         `${summary.skipped ? ` (${summary.skipped} skipped)` : ''} from ${path}`,
     );
   } finally {
+    // Lets a relay pass already under way finish, so that no row stays leased to this process.
+    await outbox.stop();
+    await broker.close();
     await connection.close();
   }
 }

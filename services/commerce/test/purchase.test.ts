@@ -14,7 +14,7 @@ describe('purchase redirect and web checkout', () => {
 
   beforeAll(async () => {
     stack = await startStack({ DEFAULT_APP_SCHEME: 'folio://' });
-    events = await observeEvents(stack.config.EVENTS_EXCHANGE, ['purchase.*']);
+    events = await observeEvents(stack.config.EVENTS_EXCHANGE, ['purchase.*', 'access.changed']);
     ana = stack.users['ana@example.com']!;
     bruno = stack.users['bruno@example.com']!;
     carla = stack.users['carla@example.com']!;
@@ -198,6 +198,9 @@ describe('purchase redirect and web checkout', () => {
           payment: { provider: 'local-test', payment_id: order!.payment_id },
         },
       });
+      // Readers that cache access decisions drop ana's (catalog's cache-invalidation.test.ts shows them doing it).
+      const changed = await events.waitFor<{ user_id: number }>('access.changed', (e) => e.payload.user_id === ana);
+      expect(changed).toMatchObject({ tenant_id: 1, payload: { tenant_id: 1, user_id: ana, issue_ids: [1002] } });
       // The cart is empty: the page says so.
       expect((await stack.store.carts.find(TENANT.northwind, ana))!.items).toEqual([]);
       expect((await render(TENANT.northwind, started.webSessionId)).html).toContain('Your cart is empty.');

@@ -9,8 +9,9 @@ import { startCommerce, type RunningCommerce } from '@folio/commerce/app';
 import { loadCommerceConfig } from '@folio/commerce/config';
 import { seedCommerce, type CommerceDataset } from '@folio/commerce/seed';
 import { createPromiseClient, type PromiseClient } from '@folio/grpc';
-import { startTestIdentity } from '@folio/identity/testing';
+import { startTestIdentity, type TestIdentity } from '@folio/identity/testing';
 import { createLogger } from '@folio/logger';
+import { Broker, createEvent, Outbox } from '@folio/messaging';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { catalog } from '@folio/proto';
 import { deleteTopology, freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
@@ -30,6 +31,7 @@ export interface TestCatalog {
   /** Catalog's database, for arranging and inspecting state. */
   db: Connection;
   commerce: TestCommerce;
+  identity: TestIdentity;
   reader: ReaderStandIn | undefined;
   stop(): Promise<void>;
 }
@@ -37,10 +39,12 @@ export interface TestCatalog {
 export interface TestCommerce {
   /** Where catalog reaches commerce: the counting pass-through. */
   address: string;
+  /** Commerce's events exchange (access.changed). */
+  eventsExchange: string;
   /** Calls catalog made, per RPC. */
   calls: { batchGetAccess: number; listAccessibleIssues: number };
-  /** Seeds more of a dataset into commerce (offers, grants, plans). */
-  seed(more: CommerceDataset): Promise<void>;
+  /** Seeds more of a dataset into commerce (offers, grants, plans); with `announce`, also records access.changed as the seed command does. */
+  seed(more: CommerceDataset, options?: { announce?: boolean }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -71,14 +75,20 @@ async function startTestCommerce(identityAddress: string): Promise<TestCommerce>
     throw error;
   }
   const counter = await startCommerceCallCounter(`127.0.0.1:${service.grpcPort}`);
+  const quiet = createLogger({ service: 'commerce-seed', level: 'silent' });
+  const broker = await Broker.connect(infra.amqpUrl, { logger: quiet, name: 'catalog-test-commerce-seed' });
   return {
     address: counter.address,
+    eventsExchange: config.EVENTS_EXCHANGE,
     calls: counter.calls,
-    seed: async (more) => {
-      await seedCommerce(db, more);
+    seed: async (more, options = {}) => {
+      const outbox = options.announce ? new Outbox(db, broker, { exchange: config.EVENTS_EXCHANGE, logger: quiet }) : undefined;
+      await seedCommerce(db, more, outbox ? { events: { publish: async (type, payload, meta) => outbox.add(createEvent(type, payload, meta)) } } : {});
+      await outbox?.stop();
     },
     async stop() {
       await counter.stop();
+      await broker.close();
       await service.stop();
       await deleteTopology({ exchanges: [config.EVENTS_EXCHANGE] }).catch(() => {});
       await deleteTopology({ exchanges: [config.IDENTITY_EVENTS_EXCHANGE], consumers: [`${config.QUEUE_PREFIX}.account-eraser`] }).catch(() => {});
@@ -103,7 +113,11 @@ export async function startTestCatalog(options: { reader?: boolean; env?: Record
     COMMERCE_ADDR: commerce.address,
     // Nothing listens on port 1: reader "not deployed".
     READER_ADDR: reader?.address ?? '127.0.0.1:1',
-    IDENTITY_EVENTS_EXCHANGE: uniqueName('cat.identity.events'),
+    // identity's and commerce's own exchanges: catalog hears their tenant.updated and access.changed.
+    IDENTITY_EVENTS_EXCHANGE: identity.config.EVENTS_EXCHANGE,
+    COMMERCE_EVENTS_EXCHANGE: commerce.eventsExchange,
+    // Tests arrange state and read it at once: the access cache is off unless a test turns it on (cache-invalidation.test.ts).
+    ACCESS_CACHE_TTL_MS: '0',
     QUEUE_PREFIX: uniqueName('catalog'),
     CONSUMER_RETRY_DELAY_MS: '200',
     INDEX_REFRESH_INTERVAL_MS: '0',
@@ -120,6 +134,7 @@ export async function startTestCatalog(options: { reader?: boolean; env?: Record
     config,
     db,
     commerce,
+    identity,
     reader,
     async stop() {
       client.close();

@@ -12,6 +12,7 @@
 // the same deeplink, without charging.
 import { timingSafeEqual } from 'node:crypto';
 import type { Logger } from '@folio/logger';
+import { ACCESS_CHANGED, type AccessChangedPayload } from '@folio/messaging';
 import { claimOnce } from '@folio/mongo';
 import type { CartDoc, CommerceStore, OrderDoc, WebSessionDoc } from '../data/index.js';
 import { payableAmount } from './access.js';
@@ -246,6 +247,12 @@ export class Checkout {
         paid_at: toIso(order.created_at),
       },
       { id: derivedEventId(order._id, PURCHASE_COMPLETED), tenantId: order.tenant_id },
+    );
+    // Readers cache access decisions: they drop this user's entries (every replica, on commerce.events).
+    await events.publish<AccessChangedPayload>(
+      ACCESS_CHANGED,
+      { tenant_id: order.tenant_id, user_id: userId, issue_ids: order.items.map((item) => item.issue_id) },
+      { id: derivedEventId(order._id, ACCESS_CHANGED), tenantId: order.tenant_id },
     );
     await store.carts.emptyIfCheckout(order.tenant_id, userId, order._id, clock.now());
     return order.return_url;

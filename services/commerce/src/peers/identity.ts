@@ -25,12 +25,15 @@ export function toTenantInfo(tenant: identity.Tenant): TenantInfo {
 
 /**
  * Tenant settings change rarely and are read on every access decision: each
- * is reused for `ttlMs`, and a stale copy is used while identity does not
- * answer (an outage must not turn purchased issues into unreadable ones).
+ * is reused for `ttlMs` or until identity's tenant.updated says it changed
+ * (`forget`), and a stale copy is used while identity does not answer (an
+ * outage must not turn purchased issues into unreadable ones).
  */
 export class IdentityTenants implements Tenants {
   private readonly cache = new Map<number, { value: TenantInfo | null; at: number }>();
   private readonly pending = new Map<number, Promise<TenantInfo | null>>();
+  // Bumped by forget(): an answer fetched before the update is kept only as the outage fallback.
+  private generation = 0;
 
   constructor(
     private readonly client: IdentityClient,
@@ -49,7 +52,16 @@ export class IdentityTenants implements Tenants {
     return lookup;
   }
 
+  /** The tenant changed (or, without an id, any may have): the next read asks identity, the old copy stays for outages. */
+  forget(tenantId?: number): void {
+    this.generation += 1;
+    for (const [id, entry] of this.cache) if (tenantId === undefined || id === tenantId) this.cache.set(id, { value: entry.value, at: Number.NEGATIVE_INFINITY });
+    if (tenantId === undefined) this.pending.clear();
+    else this.pending.delete(tenantId);
+  }
+
   private async fetch(tenantId: number, stale: TenantInfo | null | undefined): Promise<TenantInfo | null> {
+    const generation = this.generation;
     let value: TenantInfo | null;
     try {
       const { tenant } = await this.client.getTenant({ tenantId });
@@ -64,7 +76,7 @@ export class IdentityTenants implements Tenants {
       }
       value = null;
     }
-    this.cache.set(tenantId, { value, at: Date.now() });
+    this.cache.set(tenantId, { value, at: generation === this.generation ? Date.now() : Number.NEGATIVE_INFINITY });
     return value;
   }
 }
