@@ -3,6 +3,7 @@
 // holds no business data. Port 0 picks a free port (component tests).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import express from 'express';
 import helmet from 'helmet';
 import { Redis } from 'ioredis';
@@ -24,6 +25,27 @@ import { routeTable } from './routes/index.js';
 import { closeUpstreams, createUpstreams, type Upstreams } from './upstreams/index.js';
 import { AccessTokenVerifier } from './upstreams/jwks.js';
 import { TenantDirectory } from './upstreams/tenants.js';
+
+/** Node's default is 16 KiB; a 16 KB token must still reach the 401 (issue 10, item 7). */
+const MAX_HEADER_BYTES = 64 * 1024;
+
+/**
+ * Node's own answers to a request it cannot parse, except that a header
+ * overflow says why in the usual JSON body instead of an empty 431.
+ */
+function headerOverflowAnswer(error: NodeJS.ErrnoException, socket: Duplex & { bytesWritten?: number }): void {
+  if (socket.writable && !socket.bytesWritten) {
+    const body = JSON.stringify({ message: 'Request header fields too large.' });
+    const response =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n'
+          : 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
+    socket.write(response);
+  }
+  socket.destroy(error);
+}
 
 export interface GatewayDeps {
   logger?: Logger;
@@ -69,8 +91,12 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
     integrations: upstreams.integrations.client,
     tenants: new TenantDirectory(identity, config.TENANT_CACHE_TTL_MS),
   };
-  const verifier = new AccessTokenVerifier(identity, { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE });
-  const limits = new RateLimits(new RateLimiter(redis, config.RATE_LIMIT_PREFIX), logger);
+  const verifier = new AccessTokenVerifier(identity, {
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+    cacheSize: config.VERIFIED_TOKEN_CACHE_SIZE,
+  });
+  const limits = new RateLimits(new RateLimiter(redis, config.RATE_LIMIT_PREFIX), logger, config.GLOBAL_RATE_LIMIT_PER_MINUTE);
   const routes = deps.routes ?? routeTable;
   const document = buildOpenApiDocument(routes, { serverUrl: config.PUBLIC_BASE_URL });
 
@@ -111,18 +137,26 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
   // fetches every page image at once.
   const media = mediaProxy({ upstreamUrl: config.READER_MEDIA_URL, timeoutMs: config.MEDIA_TIMEOUT_MS, logger });
   app.use('/media', media.handler);
-  app.use(limits.globalLimit(config.GLOBAL_RATE_LIMIT_PER_MINUTE));
-  app.use(express.json({ limit: config.BODY_LIMIT }));
-  // The web checkout's pay form posts application/x-www-form-urlencoded.
-  app.use(express.urlencoded({ extended: false, limit: config.BODY_LIMIT, parameterLimit: 50 }));
-  app.use(docsRouter(document));
+  const bodyParsers = [
+    express.json({ limit: config.BODY_LIMIT }),
+    // The web checkout's pay form posts application/x-www-form-urlencoded.
+    express.urlencoded({ extended: false, limit: config.BODY_LIMIT, parameterLimit: 50 }),
+  ];
+  // Routed requests: each route's admission counts the global limit in its one Redis round trip.
   const api = express.Router();
-  mountRoutes(api, routes, { services, verifier, limits });
+  mountRoutes(api, routes, { services, verifier, limits, sessionKeyPrefix: config.SESSION_LIVENESS_PREFIX, bodyParsers });
   app.use(api);
+  // Everything else (the docs, 404s) counts here, then parses as before.
+  app.use(limits.globalLimit());
+  app.use(...bodyParsers);
+  app.use(docsRouter(document));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
 
-  const server: Server = createServer(app);
+  // Room for long headers, so that an oversized token gets the 401 body of any
+  // bad token rather than Node's bare 431; past that, a 431 with a JSON body.
+  const server: Server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app);
+  server.on('clientError', headerOverflowAnswer);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.HTTP_PORT, () => {

@@ -62,6 +62,10 @@ export const configSchema = z
     BODY_LIMIT: byteSize('64kb'),
     RATE_LIMIT_PREFIX: env.string('gateway:rl'),
     GLOBAL_RATE_LIMIT_PER_MINUTE: env.int(600).pipe(z.number().min(1)),
+    /** Prefix of the session liveness keys identity writes (`<prefix>:<jti>`); identity's SESSION_LIVENESS_PREFIX must match. */
+    SESSION_LIVENESS_PREFIX: env.string('sess'),
+    /** Verified access tokens remembered until they expire (0: verify every request). */
+    VERIFIED_TOKEN_CACHE_SIZE: env.int(10_000).pipe(z.number().min(0)),
     /** How long a resolved tenant (by id or store domain) is reused. */
     TENANT_CACHE_TTL_MS: env.int(30_000).pipe(z.number().min(0)),
     SHUTDOWN_TIMEOUT_MS: env.int(10_000),

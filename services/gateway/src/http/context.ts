@@ -5,12 +5,15 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { newRequestId, runWithContext, type Logger, type RequestContext } from '@folio/logger';
 import { resolveClientIp, type TrustPredicate } from './client-ip.js';
+import type { Admitted } from './request-gate.js';
 
 export interface RequestState {
   context: RequestContext;
   clientIp: string;
   /** The route template that matched, for logs. */
   route?: string;
+  /** Set once a route's admission (request-gate.ts) counted this request against the limits. */
+  admitted?: Admitted;
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,18 +1,19 @@
 // Turns the route table into express routes. Each request of a route runs
 // the same steps in the same order, so a handler only ever sees a request
 // that passed all of them:
-//   store Host → rate limit → access token → tenant mode → reader-token →
+//   admission (one Redis round trip: global limit, route limit, session key;
+//   token verification alongside) → body parsing → store Host → route limit →
+//   access token and session → tenant mode → reader-token →
 //   headers/params/query/body validation → handler.
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { permissionDenied } from '@folio/errors';
 import { runWithContext } from '@folio/logger';
-import type { AccessTokenVerifier } from '../upstreams/jwks.js';
-import { authenticate, bearerTokenOf } from './auth.js';
+import { authenticate } from './auth.js';
 import { stateOf } from './context.js';
 import { httpError, VALIDATION_MESSAGE } from './errors.js';
 import { appTenantOf, clientHeadersOf, HEADER } from './headers.js';
-import type { RateLimits } from './rate-limit.js';
+import { admissionGate, type GateDeps } from './request-gate.js';
 import {
   expressPath,
   requiresJwt,
@@ -27,21 +28,13 @@ import {
 import { checkTenantMode, resolveStoreTenant } from './tenant.js';
 import { parsePart, type FieldErrors } from './validation.js';
 
-export interface PipelineDeps {
+export interface PipelineDeps extends GateDeps {
   services: Services;
-  verifier: AccessTokenVerifier;
-  limits: RateLimits;
+  /** JSON and form body parsers: they run after the admission, so a request over the limit is not parsed. */
+  bodyParsers: RequestHandler[];
 }
 
 const EMPTY = z.object({});
-
-function accessTokenOf(req: Request, route: Route): string | undefined {
-  if (route.auth === 'jwt-query') {
-    const token = req.query.token;
-    return typeof token === 'string' && token.length > 0 ? token : undefined;
-  }
-  return bearerTokenOf(req);
-}
 
 async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Response): Promise<Reply> {
   const state = stateOf(res);
@@ -53,11 +46,13 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
     state.context.tenantId = tenant.id;
   }
 
-  if (route.rateLimit) await deps.limits.enforce(route.rateLimit, state.clientIp);
+  const admitted = state.admitted;
+  if (!admitted) throw new Error(`${route.path}: the route ran without its admission`);
+  deps.limits.enforceRoute(admitted);
 
   let user: AuthUser | undefined;
   if (requiresJwt(route.auth)) {
-    user = await authenticate(accessTokenOf(req, route), deps.verifier, deps.services, {
+    user = await authenticate(admitted, deps.services, {
       enforceLimit: route.enforceSessionLimit === true,
     });
     state.context.userId = user.id;
@@ -123,7 +118,7 @@ function send(res: Response, reply: Reply): void {
 
 export function mountRoutes(router: Router, routes: readonly Route[], deps: PipelineDeps): void {
   for (const route of routes) {
-    router[route.method](expressPath(route.path), async (req: Request, res: Response) => {
+    router[route.method](expressPath(route.path), admissionGate(route, deps), ...deps.bodyParsers, async (req: Request, res: Response) => {
       // Body parsing ran in the socket's async context: re-enter the request's.
       const reply = await runWithContext(stateOf(res).context, () => runRoute(route, deps, req, res));
       send(res, reply);

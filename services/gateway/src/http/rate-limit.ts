@@ -2,10 +2,16 @@
 // the spec promises (refresh, purchase redirect) fail closed when Redis is
 // unreachable (503); the global per-IP limit is our own flood guard and
 // fails open, so a Redis outage does not take the whole API down.
+//
+// A routed request makes ONE Redis round trip (`admit`): the global counter,
+// the route's own counter and the session liveness key together. The global
+// limit is decided at once (before the body is parsed, as before); the
+// route's limit and the session are decided later, in the pipeline's order.
+// Requests that match no route (404s, the docs) count through `globalLimit`.
 import type { RequestHandler } from 'express';
 import { tooManyRequests, unavailable } from '@folio/errors';
 import type { Logger } from '@folio/logger';
-import { RateLimiter, type RateRule } from '@folio/rate-limit';
+import { RateLimiter, type RateDecision, type RateHit, type RateRule } from '@folio/rate-limit';
 import { stateOf } from './context.js';
 
 export const RATE_RULES = {
@@ -15,13 +21,25 @@ export const RATE_RULES = {
   purchase: { name: 'purchase-ip', limit: 60, windowSeconds: 60 },
 } as const satisfies Record<string, RateRule>;
 
+/** What the one round trip of a routed request found out. */
+export interface Admission {
+  /** The route's own limit: a decision, `unavailable` when Redis failed, undefined for routes without one. */
+  route: RateDecision | 'unavailable' | undefined;
+  /** The session key's value: null when absent, undefined when not asked for or Redis failed. */
+  session: string | null | undefined;
+}
+
 export class RateLimits {
   private lastWarning = 0;
+  private readonly globalRule: RateRule;
 
   constructor(
     private readonly limiter: RateLimiter,
     private readonly logger: Logger,
-  ) {}
+    globalPerMinute: number,
+  ) {
+    this.globalRule = { name: 'global-ip', limit: globalPerMinute, windowSeconds: 60 };
+  }
 
   /** Throws 429 (with Retry-After) when the key is over the rule's limit. */
   async enforce(rule: RateRule, key: string, { failOpen = false } = {}): Promise<void> {
@@ -29,22 +47,54 @@ export class RateLimits {
     try {
       decision = await this.limiter.hit(rule, key);
     } catch (error) {
-      if (Date.now() - this.lastWarning > 10_000) {
-        this.lastWarning = Date.now();
-        this.logger.error({ err: error, rule: rule.name }, 'rate limiter unavailable');
-      }
+      this.warnUnavailable(error, rule.name);
       if (failOpen) return;
       throw unavailable('Service temporarily unavailable.', 5);
     }
-    if (!decision.allowed) throw tooManyRequests('Too many requests.', decision.retryAfterSeconds);
+    refuseIfOver(decision);
   }
 
-  /** The global per-IP limit as middleware. */
-  globalLimit(perMinute: number): RequestHandler {
-    const rule: RateRule = { name: 'global-ip', limit: perMinute, windowSeconds: 60 };
+  /**
+   * The routed request's round trip: counts the global and the route's
+   * limit for `ip` and reads `sessionKey`. Throws 429 when the global limit
+   * refuses (it fails open); the rest is for `enforceRoute` and auth.
+   */
+  async admit(ip: string, route: RateRule | undefined, sessionKey: string | undefined): Promise<Admission> {
+    const hits: RateHit[] = [{ rule: this.globalRule, key: ip }];
+    if (route) hits.push({ rule: route, key: ip });
+    let result;
+    try {
+      result = await this.limiter.hitAndRead(hits, sessionKey);
+    } catch (error) {
+      this.warnUnavailable(error, route?.name ?? this.globalRule.name);
+      return { route: route ? 'unavailable' : undefined, session: undefined };
+    }
+    refuseIfOver(result.decisions[0]!);
+    return { route: result.decisions[1], session: sessionKey === undefined ? undefined : result.value };
+  }
+
+  /** The route's own limit, decided from the admission: 429 when over, 503 when Redis could not count (fail closed). */
+  enforceRoute(admission: Admission): void {
+    if (admission.route === 'unavailable') throw unavailable('Service temporarily unavailable.', 5);
+    if (admission.route) refuseIfOver(admission.route);
+  }
+
+  /** The global per-IP limit as middleware, for requests no route admitted. */
+  globalLimit(): RequestHandler {
     return async (_req, res, next) => {
-      await this.enforce(rule, stateOf(res).clientIp, { failOpen: true });
+      const state = stateOf(res);
+      if (!state.admitted) await this.enforce(this.globalRule, state.clientIp, { failOpen: true });
       next();
     };
   }
+
+  private warnUnavailable(error: unknown, rule: string): void {
+    if (Date.now() - this.lastWarning <= 10_000) return;
+    this.lastWarning = Date.now();
+    this.logger.error({ err: error, rule }, 'rate limiter unavailable');
+  }
+}
+
+function refuseIfOver(decision: RateDecision): void {
+  if (!decision.allowed) throw tooManyRequests('Too many requests.', decision.retryAfterSeconds);
 }

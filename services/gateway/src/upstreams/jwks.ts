@@ -1,10 +1,14 @@
 // Verifies access tokens against identity's public keys. The key set comes
 // from identity's GetJwks RPC and is kept in memory; a token signed with a
 // key we have not seen (identity rotated) triggers a refetch, at most one per
-// second, so a flood of forged `kid`s cannot hammer identity.
+// second, so a flood of forged `kid`s cannot hammer identity. Verified
+// tokens are remembered until they expire (verified-tokens.ts), and only the
+// canonical low-S form of a signature is accepted (low-S.ts).
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { identity } from '@folio/proto';
 import type { GuardedClient } from './index.js';
+import { hasCanonicalLowS } from './low-s.js';
+import { VerifiedTokenCache } from './verified-tokens.js';
 
 export interface VerifiedToken {
   userId: number;
@@ -20,19 +24,36 @@ export class InvalidTokenError extends Error {
 
 type KeySet = ReturnType<typeof createLocalJWKSet>;
 
+/** Our tokens are about 600 characters; anything past this is refused before any work. */
+export const MAX_TOKEN_LENGTH = 4_096;
+
 export class AccessTokenVerifier {
   private keys: KeySet | undefined;
   private loading: Promise<KeySet> | undefined;
   private lastFetch = 0;
+  private readonly verified: VerifiedTokenCache<VerifiedToken>;
 
   constructor(
     private readonly identity: Pick<GuardedClient<identity.IdentityServiceClient>, 'getJwks'>,
-    private readonly options: { issuer: string; audience: string; minRefetchIntervalMs?: number },
-  ) {}
+    private readonly options: { issuer: string; audience: string; minRefetchIntervalMs?: number; cacheSize?: number },
+  ) {
+    this.verified = new VerifiedTokenCache(options.cacheSize ?? 10_000);
+  }
 
   /** Throws InvalidTokenError for a bad token; upstream failures (identity down) pass through as they are. */
   async verify(token: string): Promise<VerifiedToken> {
+    const known = this.verified.get(token);
+    if (known) return known;
+    const verified = await this.verifyOnce(token);
+    this.verified.set(token, verified, (verified.payload.exp ?? 0) * 1000);
+    return verified;
+  }
+
+  private async verifyOnce(token: string): Promise<VerifiedToken> {
+    // The keys first: without them (identity down) every token is a 503, as it always was.
     let keys = await this.keySet();
+    // Not even worth a signature check: no token of ours is this long, and no valid one has a malleated signature.
+    if (token.length > MAX_TOKEN_LENGTH || !hasCanonicalLowS(token)) throw new InvalidTokenError('not a canonical ES256 token');
     let result;
     try {
       result = await this.check(token, keys);
