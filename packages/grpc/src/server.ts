@@ -8,6 +8,7 @@ import {
 } from '@grpc/grpc-js';
 import { DomainError, internalReply, toGrpcError } from '@folio/errors';
 import { runWithContext, type Logger, type RequestContext } from '@folio/logger';
+import { observeGrpcCall } from '@folio/telemetry';
 import { HealthImplementation } from 'grpc-health-check';
 import { contextFromMetadata } from './context.js';
 
@@ -56,9 +57,11 @@ function remainingMs(call: ServerUnaryCall<unknown, unknown>): number | undefine
 function wrap(logger: Logger, path: string, handler: (request: unknown, call: CallContext) => Promise<unknown>) {
   return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
     let answered = false;
+    const observed = observeGrpcCall(path); // RED metrics: one count and duration per answer, by code
     const answer: sendUnaryData<unknown> = (error, response) => {
       if (answered) return;
       answered = true;
+      observed(error ? (error.code ?? 2) : 0);
       callback(error, response);
     };
     const lastResort = (error: unknown) => {

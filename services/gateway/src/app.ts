@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 import { closeHealthClients } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
 import { RateLimiter } from '@folio/rate-limit';
+import { httpMetricsMiddleware } from '@folio/telemetry';
 import type { GatewayConfig } from './config.js';
 import { trustedProxies } from './http/client-ip.js';
 import { requestContext } from './http/context.js';
@@ -105,6 +106,8 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
   app.set('etag', false);
   // Client IPs come from our own resolver (TRUSTED_PROXIES), never from express.
   app.set('trust proxy', false);
+  // First, so it times the whole pipeline; the series are served on METRICS_PORT, not here.
+  app.use(httpMetricsMiddleware());
 
   app.use(requestContext(trustedProxies(config.TRUSTED_PROXIES), logger));
   app.use(

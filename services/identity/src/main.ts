@@ -1,6 +1,7 @@
 // Entry point of the identity service: config, start, graceful shutdown.
 import { exitOnStartupFailure, onShutdown } from '@folio/grpc';
 import { createLogger } from '@folio/logger';
+import { enableServiceMetrics, startMetricsServer } from '@folio/telemetry';
 import { startIdentity } from './app.js';
 import { loadIdentityConfig } from './config.js';
 
@@ -9,7 +10,9 @@ const logger = createLogger({ service: 'identity', level: process.env.LOG_LEVEL 
 try {
   const config = loadIdentityConfig();
   const service = await startIdentity(config, { logger });
-  onShutdown(logger, [service.stop]);
+  enableServiceMetrics('identity');
+  const metrics = await startMetricsServer(); // GET /metrics on METRICS_PORT (9464 when unset)
+  onShutdown(logger, [service.stop, metrics.close]);
 } catch (error) {
   exitOnStartupFailure(logger, error);
 }
