@@ -266,9 +266,18 @@ describe('favorites (running stack)', () => {
     expect((await call('GET', 1009)).body).toEqual({ is_favorite: true });
   });
 
-  it('when a favorite is set in Editorial Sur, then it is per tenant', async () => {
-    expect((await call('POST', 2004, 2)).body).toEqual({ is_favorite: true });
-    expect((await call('GET', 2004, 2)).body).toEqual({ is_favorite: true });
+  it('when a member of Editorial Sur sets a favorite there, then it is per tenant', async () => {
+    const surReader = await loginByEmail(uniqueEmail('favorites-sur'), { appTenantId: 2 });
+    expect((await call('POST', 2004, 2, surReader.access_token)).body).toEqual({ is_favorite: true });
+    expect((await call('GET', 2004, 2, surReader.access_token)).body).toEqual({ is_favorite: true });
+    expect((await call('GET', 2004, 2)).body).toEqual({ is_favorite: false });
+  });
+
+  it('when the reader is not a member of the store, then toggling a favorite there is 403 and changes nothing', async () => {
+    const refused = await call('POST', 2004, 2);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: expect.any(String) });
+    expect((await call('GET', 2004, 2)).body).toEqual({ is_favorite: false });
   });
 
   it('when the issue is not in the tenant of X-Svc-Tenant-Id, then 404', async () => {

@@ -1,10 +1,11 @@
 // Library shelves, shelf filter and favorites of one tenant: answered by catalog.
 import type { AppVersion } from '@folio/app-version';
 import { z } from 'zod';
-import { invalidArgument } from '@folio/errors';
+import { invalidArgument, permissionDenied } from '@folio/errors';
 import { route } from '../http/route.js';
 import { FavoriteState, issueIdParams, LibraryShelves, PagedSection, queryInt, scopeSchema } from './schemas.js';
 import { searchQuery } from './search.js';
+import { tenantIdsOf } from './user.js';
 import { catalogScope, pagedSectionToWire, shelvesToWire } from './wire.js';
 
 const paging = {
@@ -137,13 +138,16 @@ export const libraryRoutes = [
     path: '/api/v2/library/{issue_id}/favorite-issues',
     tag: 'Library',
     summary: 'Toggle the favorite flag',
-    description: 'No body. Answers the flag after the toggle.',
+    description: 'No body. Answers the flag after the toggle. Only in a store the user is a member of (403 otherwise).',
     auth: 'jwt',
     tenant: 'single',
     params: issueIdParams,
     responses: { 200: { description: 'The new flag', schema: FavoriteState } },
-    errors: { 404: 'The issue is not in this tenant' },
+    errors: { 403: 'The user is not a member of this store', 404: 'The issue is not in this tenant' },
     handler: async ({ params, user, tenant, services }) => {
+      // Membership is identity's (the user's tenants), as for the multi-tenant listings:
+      // a favorite written in a foreign store would be data the user can never list.
+      if (!(await tenantIdsOf(services, user.id)).includes(tenant.id)) throw permissionDenied('You are not a member of this store.');
       const response = await services.catalog.toggleFavorite({ tenantId: tenant.id, userId: user.id, issueId: params.issue_id });
       return { status: 200, body: { is_favorite: response.isFavorite } };
     },
