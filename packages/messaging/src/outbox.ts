@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientSession, Connection } from 'mongoose';
 import type { Logger } from '@folio/logger';
+import { currentTraceCarrier, inTraceOf, type TraceCarrier } from '@folio/telemetry';
 import { BrokerUnavailableError, type Broker } from './broker.js';
 import type { DomainEvent } from './event.js';
 
@@ -44,6 +45,8 @@ interface OutboxRow {
   claim: string | null;
   attempts: number;
   last_error?: string;
+  /** W3C trace context of the request that wrote the row, so its publish (and the consumers) join that trace. */
+  trace?: TraceCarrier;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -105,6 +108,7 @@ export class Outbox {
   async add(event: DomainEvent, options: { session?: ClientSession } = {}): Promise<void> {
     await this.ensureIndexes();
     const occurredAt = new Date(event.occurred_at);
+    const trace = currentTraceCarrier();
     const row: OutboxRow = {
       event_id: event.id,
       exchange: this.options.exchange,
@@ -115,6 +119,7 @@ export class Outbox {
       claimed_until: null,
       claim: null,
       attempts: 0,
+      ...(trace.traceparent && { trace }),
     };
     try {
       await this.rows.insertOne(row, options.session ? { session: options.session } : {});
@@ -189,7 +194,8 @@ export class Outbox {
       const row = await this.claimNext();
       if (!row) break;
       try {
-        await this.broker.publish(this.options.exchange, row.event);
+        // In the writer's trace: amqplib's instrumentation then carries it in the message headers to the consumers.
+        await inTraceOf(row.trace, `outbox publish ${row.event.type}`, () => this.broker.publish(this.options.exchange, row.event));
       } catch (error) {
         await this.rows.updateOne(
           { event_id: row.event_id, claim: row.claim },

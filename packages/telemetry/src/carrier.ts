@@ -4,6 +4,7 @@
 import { context, propagation, trace, SpanKind, SpanStatusCode, type Context, type Span } from '@opentelemetry/api';
 
 export type TraceCarrier = Record<string, string>;
+export { SpanKind };
 
 /** The active span's context as `{ traceparent, tracestate? }`; `{}` when nothing is traced. */
 export function currentTraceCarrier(from: Context = context.active()): TraceCarrier {

@@ -4,7 +4,7 @@
 // the code calls: trace-context carriers for hops the instrumentations do not
 // see, and the Prometheus series.
 export { tracingSettings, type TracingSettings } from './settings.js';
-export { currentTraceCarrier, contextFromCarrier, inTraceOf, traceLogFields, type TraceCarrier } from './carrier.js';
+export { currentTraceCarrier, contextFromCarrier, inTraceOf, traceLogFields, SpanKind, type TraceCarrier } from './carrier.js';
 export { metricsRegistry, enableServiceMetrics, renderMetrics } from './metrics/registry.js';
 export { httpMetricsMiddleware, metricsEndpoint, routeTemplate, UNMATCHED_ROUTE } from './metrics/http.js';
 export { observeGrpcCall, grpcCodeName, splitGrpcPath } from './metrics/grpc.js';

@@ -12,10 +12,9 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freshMongoUrl } from '@folio/testing';
-import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentTraceCarrier, inTraceOf, traceLogFields } from '../src/index.js';
-import { startTracing, type Tracing } from '../src/tracing-entry.js';
+import { startInMemoryTracing } from '../src/tracing-entry.js';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixtures/book-chain.mjs', import.meta.url));
@@ -132,15 +131,13 @@ describe('one request across every hop, started with --import @folio/telemetry/r
 });
 
 describe('trace context in a plain object', () => {
-  const exporter = new InMemorySpanExporter();
-  let tracing: Tracing;
+  let tracing: ReturnType<typeof startInMemoryTracing>;
   beforeAll(() => {
-    tracing = startTracing({ serviceName: 'telemetry-test', spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    tracing = startInMemoryTracing('telemetry-test');
   });
   afterAll(() => tracing.shutdown());
 
   it('when a carrier is taken inside a span, then work started from it later continues that trace under that span', async () => {
-    exporter.reset();
     const { carrier, origin } = await inTraceOf(undefined, 'write outbox row', async (span) => ({
       carrier: currentTraceCarrier(),
       origin: span.spanContext(),
@@ -151,8 +148,7 @@ describe('trace context in a plain object', () => {
     const stored = JSON.parse(JSON.stringify({ trace: carrier })) as { trace: Record<string, unknown> };
     const fields = await inTraceOf(stored.trace, 'publish help.requested', async () => traceLogFields());
 
-    await tracing.flush();
-    const publish = only(exporter.getFinishedSpans(), (span) => span.name === 'publish help.requested');
+    const publish = only(await tracing.spans(), (span) => span.name === 'publish help.requested');
     expect(publish.spanContext().traceId).toBe(origin.traceId);
     expect(publish.parentSpanContext?.spanId).toBe(origin.spanId);
     expect(fields).toEqual({ trace_id: origin.traceId, span_id: publish.spanContext().spanId });
