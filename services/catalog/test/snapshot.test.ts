@@ -5,6 +5,7 @@ import { createLogger } from '@folio/logger';
 import { catalog } from '@folio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCatalog, type RunningCatalog } from '../src/app.js';
+import { changeBucket } from '../src/data/change-buckets.js';
 import { seedCatalog, type CatalogDataset } from '../src/seed.js';
 import { ANA, BRUNO, FABIO, dataset } from './support/dataset.js';
 import { idsOf, startTestCatalog, type CatalogClient, type TestCatalog } from './support/harness.js';
@@ -65,7 +66,7 @@ describe('starting from a snapshot', () => {
     const head = await snapshots().findOne({ _id: 'head' });
     expect(head).toMatchObject({ issues: dataset.issues.length });
     expect(head!.chunks).toBeGreaterThan(1);
-    expect(await chunksOf(head!.snapshot_id)).toBe(head!.chunks);
+    expect(await chunksOf(head!.snapshot_id!)).toBe(head!.chunks);
   });
 
   it('when a replica starts after the snapshot was written, then it starts from it and answers exactly like the writer', async () => {
@@ -78,7 +79,8 @@ describe('starting from a snapshot', () => {
     const changed = structuredClone(dataset) as unknown as CatalogDataset;
     changed.issues.find((issue) => issue.id === 1009)!.name = 'Night Ferry to Zanzibar';
     await seedCatalog(t.db, changed);
-    await t.db.collection('issues').updateOne({ _id: 2004 as never }, { $set: { deleted_at: new Date(), updated_at: new Date() } });
+    const now = new Date();
+    await t.db.collection('issues').updateOne({ _id: 2004 as never }, { $set: { deleted_at: now, updated_at: now, change_bucket: changeBucket(now) } });
     expect(await t.service.catchUpIndex()).toBeGreaterThanOrEqual(2);
 
     const replica = await startReplica();
@@ -99,11 +101,12 @@ describe('starting from a snapshot', () => {
     expect(second!.snapshot_id).not.toBe(first!.snapshot_id);
     expect(await t.service.writeSnapshot()).toEqual({ written: false, reason: 'unchanged' });
 
-    await t.db.collection('issues').updateOne({ _id: 1001 as never }, { $set: { name: 'Renamed once more', updated_at: new Date() } });
+    const now = new Date();
+    await t.db.collection('issues').updateOne({ _id: 1001 as never }, { $set: { name: 'Renamed once more', updated_at: now, change_bucket: changeBucket(now) } });
     await t.service.catchUpIndex();
     expect(await t.service.writeSnapshot()).toMatchObject({ written: true });
-    expect(await chunksOf(first!.snapshot_id)).toBe(0);
-    expect(await chunksOf(second!.snapshot_id)).toBe(second!.chunks);
+    expect(await chunksOf(first!.snapshot_id!)).toBe(0);
+    expect(await chunksOf(second!.snapshot_id!)).toBe(second!.chunks);
   });
 
   it('when a chunk of the snapshot is corrupt, then a replica ignores it, reads the whole catalog and answers the same', async () => {

@@ -1,9 +1,10 @@
 // Collections (taxonomy shelves) of each tenant, in library order.
 import type { Model } from 'mongoose';
+import { changeBucket, findChanged } from './change-buckets.js';
 import type { UpsertResult } from './issues.js';
 import type { CollectionDoc } from './schemas.js';
 
-export type CollectionInput = Omit<CollectionDoc, '_id' | 'updated_at' | 'deleted_at'>;
+export type CollectionInput = Omit<CollectionDoc, '_id' | 'updated_at' | 'deleted_at' | 'change_bucket'>;
 
 export const collectionId = (tenantId: number, slug: string) => `${tenantId}:${slug}`;
 
@@ -15,7 +16,7 @@ export class CollectionRepository {
   }
 
   async changedSince(since: Date): Promise<CollectionDoc[]> {
-    return this.model.find({ updated_at: { $gte: since } }).sort({ updated_at: 1 }).lean<CollectionDoc[]>().exec();
+    return findChanged(this.model, since, { updated_at: { $gte: since } });
   }
 
   async upsertMany(inputs: CollectionInput[], now = new Date()): Promise<UpsertResult<CollectionDoc>> {
@@ -36,7 +37,7 @@ export class CollectionRepository {
       }
       if (before) result.updated += 1;
       else result.inserted += 1;
-      const doc: CollectionDoc = { _id, ...input, deleted_at: null, updated_at: now };
+      const doc: CollectionDoc = { _id, ...input, deleted_at: null, updated_at: now, change_bucket: changeBucket(now) };
       await this.model.replaceOne({ _id }, doc, { upsert: true }).exec();
       result.written.push(doc);
     }

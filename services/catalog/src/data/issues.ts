@@ -2,10 +2,11 @@
 // (and only bump `updated_at` of) issues whose content changed, so a re-seed
 // is a no-op and other replicas' catch-up reads only real changes.
 import type { Model } from 'mongoose';
+import { changeBucket, findChanged } from './change-buckets.js';
 import type { IssueDoc } from './schemas.js';
 
 /** What a writer provides; `updated_at` and `deleted_at` are the repository's. */
-export type IssueInput = Omit<IssueDoc, 'updated_at' | 'deleted_at'>;
+export type IssueInput = Omit<IssueDoc, 'updated_at' | 'deleted_at' | 'change_bucket'>;
 
 export interface UpsertResult<D> {
   inserted: number;
@@ -49,7 +50,7 @@ export class IssueRepository {
     const filter = after
       ? { $or: [{ updated_at: { $gt: after.updated_at } }, { updated_at: after.updated_at, _id: { $gt: after._id } }] }
       : { updated_at: { $gte: since } };
-    return this.model.find(filter).sort({ updated_at: 1, _id: 1 }).limit(limit).lean<IssueDoc[]>().exec();
+    return findChanged(this.model, after?.updated_at ?? since, filter, limit);
   }
 
   async upsertMany(inputs: IssueInput[], now = new Date()): Promise<UpsertResult<IssueDoc>> {
@@ -68,7 +69,7 @@ export class IssueRepository {
       }
       if (before) result.updated += 1;
       else result.inserted += 1;
-      writes.push({ ...input, deleted_at: null, updated_at: now });
+      writes.push({ ...input, deleted_at: null, updated_at: now, change_bucket: changeBucket(now) });
     }
     for (let i = 0; i < writes.length; i += 500) {
       await this.model.bulkWrite(
@@ -84,7 +85,7 @@ export class IssueRepository {
   async insertMany(inputs: IssueInput[], now = new Date()): Promise<void> {
     if (inputs.length === 0) return;
     await this.model.insertMany(
-      inputs.map((input) => ({ ...input, deleted_at: null, updated_at: now })),
+      inputs.map((input) => ({ ...input, deleted_at: null, updated_at: now, change_bucket: changeBucket(now) })),
       { ordered: false, lean: true },
     );
   }

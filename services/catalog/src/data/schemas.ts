@@ -35,6 +35,8 @@ export interface IssueDoc {
   deleted_at: Date | null;
   /** Set on every change; replicas catch up with writes they did not make by this field. */
   updated_at: Date;
+  /** updated_at cut to 5 minutes: what the catch-up looks up by equality (change-buckets.ts). */
+  change_bucket?: number;
 }
 
 /** A taxonomy shelf of a tenant; `_id` is `<tenant_id>:<slug>`. */
@@ -48,6 +50,7 @@ export interface CollectionDoc {
   position: number;
   deleted_at: Date | null;
   updated_at: Date;
+  change_bucket?: number;
 }
 
 /**
@@ -87,10 +90,12 @@ const issueSchema = new Schema<IssueDoc>(
     cover_url: { type: String, default: null },
     deleted_at: { type: Date, default: null },
     updated_at: { type: Date, required: true },
+    change_bucket: { type: Number },
   },
   { collection: 'issues', versionKey: false },
 );
 issueSchema.index({ updated_at: 1 });
+issueSchema.index({ change_bucket: 1, updated_at: 1, _id: 1 });
 issueSchema.index({ tenant_id: 1, published_at: -1, _id: -1 });
 
 const collectionSchema = new Schema<CollectionDoc>(
@@ -102,10 +107,12 @@ const collectionSchema = new Schema<CollectionDoc>(
     position: { type: Number, default: 0 },
     deleted_at: { type: Date, default: null },
     updated_at: { type: Date, required: true },
+    change_bucket: { type: Number },
   },
   { collection: 'collections', versionKey: false, minimize: false },
 );
 collectionSchema.index({ updated_at: 1 });
+collectionSchema.index({ change_bucket: 1, updated_at: 1 });
 collectionSchema.index({ tenant_id: 1, position: 1 });
 
 const favoriteSchema = new Schema<FavoriteDoc>(

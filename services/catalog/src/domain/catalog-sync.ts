@@ -10,7 +10,8 @@
 //   - every write this process makes (seed, ingest) is applied to the view
 //     right after MongoDB acknowledged it: read-your-writes on one replica;
 //   - writes of other processes (other replicas, the seed command) are picked
-//     up by a periodic catch-up on `updated_at` (INDEX_REFRESH_INTERVAL_MS,
+//     up by a periodic catch-up on `updated_at`, read by change bucket so that
+//     it is an index lookup on FerretDB too (INDEX_REFRESH_INTERVAL_MS,
 //     10 s by default), re-reading an overlap window of a few seconds so that
 //     writers whose clocks differ by less than that are not missed. Removal is
 //     a tombstone (`deleted_at`), which the catch-up sees like any change.

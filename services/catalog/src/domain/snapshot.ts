@@ -36,7 +36,7 @@ export type ViewLoad =
   | { source: 'snapshot'; snapshotId: string; issues: number; caughtUp: number; ms: number; restoreMs: number }
   | { source: 'database'; issues: number; collections: number; ms: number; indexMs: number; snapshotIgnored?: string };
 
-export type SnapshotWrite = { written: true; snapshotId: string; bytes: number; chunks: number; ms: number } | { written: false; reason: 'unchanged' | 'head is current' | 'claimed by another replica' };
+export type SnapshotWrite = { written: true; snapshotId: string; bytes: number; chunks: number; ms: number; blockingMs: number } | { written: false; reason: 'unchanged' | 'head is current' | 'claimed by another replica' };
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -146,7 +146,10 @@ export class CatalogSnapshots {
     // Captured in one synchronous step: the view and the high-water mark it reflects.
     const captured = { ...view.snapshot(), watermark: sync.highWater ?? highWater };
     const capturedChanges = sync.changeCount;
-    const payload = await encodeSnapshot(captured);
+    const encoding = encodeSnapshot(captured);
+    // Capturing and serializing hold the event loop (calls wait); compressing and storing do not.
+    const blockingMs = Math.round(performance.now() - started);
+    const payload = await encoding;
     const written = await store.write(
       {
         snapshot_id: snapshotId,
@@ -160,6 +163,6 @@ export class CatalogSnapshots {
       payload,
     );
     this.savedChanges = capturedChanges;
-    return { written: true, snapshotId, bytes: written.bytes, chunks: written.chunks, ms: Math.round(performance.now() - started) };
+    return { written: true, snapshotId, bytes: written.bytes, chunks: written.chunks, ms: Math.round(performance.now() - started), blockingMs };
   }
 }
