@@ -35,7 +35,7 @@ export interface IssueDoc {
   deleted_at: Date | null;
   /** Set on every change; replicas catch up with writes they did not make by this field. */
   updated_at: Date;
-  /** updated_at cut to 5 minutes: what the catch-up looks up by equality (change-buckets.ts). */
+  /** updated_at cut to 10 s: what the catch-up looks up by equality (change-buckets.ts). */
   change_bucket?: number;
 }
 

@@ -209,6 +209,9 @@ export class CatalogSync {
   }
 
   private async readChanges(): Promise<number> {
+    // Everything committed before this moment is read below, so the next catch-up can start
+    // here (minus the overlap) even when nothing changed: it never re-reads a long quiet past.
+    const startedAt = new Date();
     const since = new Date((this.watermark ?? new Date(0)).getTime() - this.overlapMs);
     let applied = 0;
     let after: { updated_at: Date; _id: number } | undefined;
@@ -223,6 +226,7 @@ export class CatalogSync {
     const collections = await this.source.collections.changedSince(since);
     this.applyCollections(collections);
     applied += collections.length;
+    this.advance(startedAt);
     if (applied > 0) {
       this.view.prepare();
       this.logger.debug({ applied }, 'catalog index caught up');

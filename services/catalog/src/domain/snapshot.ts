@@ -38,11 +38,16 @@ export type ViewLoad =
 
 export type SnapshotWrite = { written: true; snapshotId: string; bytes: number; chunks: number; ms: number; blockingMs: number } | { written: false; reason: 'unchanged' | 'head is current' | 'claimed by another replica' };
 
+/** A snapshot older than this (by high-water mark) is rewritten even if nothing changed. */
+const SNAPSHOT_MAX_AGE_MS = 30 * 60_000;
+
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 export class CatalogSnapshots {
   /** The sync's change count the last known snapshot reflects (-1: none). */
   private savedChanges = -1;
+  /** The high-water mark of the last known snapshot: an old one is refreshed even without changes. */
+  private savedHighWater = 0;
   private writing: Promise<SnapshotWrite> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
@@ -57,7 +62,7 @@ export class CatalogSnapshots {
     const restored = await this.restore();
     if (typeof restored !== 'string') {
       const restoreMs = Math.round(performance.now() - started);
-      this.savedChanges = this.deps.sync.changeCount;
+      this.saved(this.deps.sync.changeCount, restored.watermark);
       const caughtUp = await this.deps.sync.catchUp();
       this.deps.sync.prepare();
       return { source: 'snapshot', snapshotId: restored.snapshot_id, issues: this.deps.view.issueCount, caughtUp, ms: Math.round(performance.now() - started), restoreMs };
@@ -126,20 +131,30 @@ export class CatalogSnapshots {
     return head;
   }
 
+  private saved(changes: number, highWater: Date): void {
+    this.savedChanges = changes;
+    this.savedHighWater = highWater.getTime();
+  }
+
   private async writeIfChanged(): Promise<SnapshotWrite> {
     const { store, sync, view } = this.deps;
-    if (sync.changeCount === this.savedChanges || !sync.highWater) return { written: false, reason: 'unchanged' };
-    const changes = sync.changeCount;
     const highWater = sync.highWater;
+    if (!highWater) return { written: false, reason: 'unchanged' };
+    // A quiet catalog still gets a fresh snapshot now and then, so that a start never catches up over hours.
+    const stale = highWater.getTime() - this.savedHighWater > SNAPSHOT_MAX_AGE_MS;
+    if (sync.changeCount === this.savedChanges && !stale) return { written: false, reason: 'unchanged' };
+    const changes = sync.changeCount;
     const head = await store.head();
-    if (head && head.fingerprint === SNAPSHOT_FINGERPRINT && head.watermark.getTime() >= highWater.getTime()) {
-      // Another replica stored a view at least as recent; a restore catches up from there.
-      this.savedChanges = changes;
+    // With changes, only a head at least as recent will do; a refresh is skipped when another replica refreshed lately.
+    const recentEnough = changes === this.savedChanges ? highWater.getTime() - SNAPSHOT_MAX_AGE_MS / 2 : highWater.getTime();
+    if (head && head.fingerprint === SNAPSHOT_FINGERPRINT && head.watermark.getTime() >= recentEnough) {
+      // Another replica stored a view recent enough; a restore catches up from there.
+      this.saved(changes, head.watermark);
       return { written: false, reason: 'head is current' };
     }
     const snapshotId = `${highWater.getTime().toString(36)}-${view.issueCount}`;
     if (!(await store.claim(snapshotId))) {
-      this.savedChanges = changes;
+      this.saved(changes, highWater);
       return { written: false, reason: 'claimed by another replica' };
     }
     const started = performance.now();
@@ -162,7 +177,7 @@ export class CatalogSnapshots {
       },
       payload,
     );
-    this.savedChanges = capturedChanges;
+    this.saved(capturedChanges, captured.watermark);
     return { written: true, snapshotId, bytes: written.bytes, chunks: written.chunks, ms: Math.round(performance.now() - started), blockingMs };
   }
 }
