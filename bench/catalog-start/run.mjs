@@ -1,0 +1,227 @@
+// Start-up benchmark of the catalog service at 100,000 issues: time from
+// process start to gRPC health SERVING, without a snapshot (the whole catalog
+// read from MongoDB) and from the snapshot the first run wrote, the RSS of
+// the replica, and whether both answer searches and listings identically.
+//
+//   pnpm turbo run build --filter @folio/catalog...
+//   node bench/catalog-start/run.mjs            (see README.md for options)
+//
+// Uses the store-search benchmark's database and corpus (bench/search),
+// generating the issues when they are not there. Each replica is a child
+// process (service.mjs: the real startCatalog); identity and commerce are
+// answered by tiny in-process gRPC peers (search on, whole tenant readable).
+import { fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const catalogDir = join(here, '..', '..', 'services', 'catalog');
+const requireFromCatalog = createRequire(join(catalogDir, 'package.json'));
+const load = (specifier) => import(pathToFileURL(requireFromCatalog.resolve(specifier)).href);
+
+const args = new Map(
+  process.argv.slice(2).map((arg) => {
+    const [key, value] = arg.replace(/^--/, '').split('=');
+    return [key, value ?? 'true'];
+  }),
+);
+const ISSUES = Number(args.get('issues') ?? 100_000);
+const RUNS = Number(args.get('runs') ?? 3);
+const QUERIES = Number(args.get('queries') ?? 60);
+const MONGO_URL = args.get('mongo') ?? process.env.BENCH_MONGO_URL ?? 'mongodb://127.0.0.1:27017/bench_catalog_search';
+const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+
+const { connectMongo } = await load('@folio/mongo');
+const { createLogger } = await load('@folio/logger');
+const { checkHealth, closeHealthClients, createPromiseClient, startGrpcServer, unimplementedHandlers } = await load('@folio/grpc');
+const { catalog, commerce, identity } = await load('@folio/proto');
+const { openCatalogStore } = await import(pathToFileURL(join(catalogDir, 'dist', 'data', 'index.js')).href);
+const { generateIssue, generateQueries, TENANT } = await import('../search/corpus.mjs');
+
+const connection = await connectMongo(MONGO_URL);
+const existing = await connection.collection('issues').countDocuments({ tenant_id: TENANT });
+if (existing !== ISSUES) {
+  console.log(`generating ${ISSUES.toLocaleString('en')} issues into ${MONGO_URL} …`);
+  await connection.dropDatabase();
+  const store = await openCatalogStore(connection);
+  for (let i = 0; i < ISSUES; i += 2_000) {
+    await store.issues.insertMany(Array.from({ length: Math.min(2_000, ISSUES - i) }, (_, k) => generateIssue(i + k)));
+  }
+}
+const sample = await connection.collection('issues').find({ tenant_id: TENANT }).limit(2_000).toArray();
+const queries = generateQueries(sample, QUERIES);
+
+// -- identity and commerce peers: search on, the whole tenant readable, everything on sale
+const silent = createLogger({ service: 'peer', level: 'silent' });
+const peer = (name, definition, handlers) =>
+  startGrpcServer({ logger: silent, port: 0, host: '127.0.0.1', services: [{ name, definition, handlers: { ...unimplementedHandlers(definition, 'bench'), ...handlers } }] });
+const identityPeer = await peer('svc.identity.v1.IdentityService', identity.IdentityServiceService, {
+  async getTenant({ tenantId }) {
+    return { tenant: identity.Tenant.fromJSON({ id: tenantId, domain: 'bench.localhost', currency: 'USD', lang: 'en', features: { storefrontSearch: true } }) };
+  },
+});
+const commercePeer = await peer('svc.commerce.v1.CommerceService', commerce.CommerceServiceService, {
+  async listAccessibleIssues({ tenantIds }) {
+    return { issues: [], wholeTenants: tenantIds.map((tenantId) => ({ tenantId, reason: commerce.AccessReason.ACCESS_REASON_SUBSCRIPTION })) };
+  },
+  async batchGetAccess({ issueIds }) {
+    return {
+      accesses: issueIds.map((issueId) => ({ issueId, reason: 0, canBeBought: true, free: false, prices: [{ currency: 'USD', amount: 9.99 }], individuallyAcquirable: true })),
+    };
+  },
+});
+
+const freePort = async () => {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+};
+
+/** Forks a replica and resolves once its gRPC health says SERVING. */
+async function startReplica(label) {
+  const port = await freePort();
+  const logs = [];
+  const started = performance.now();
+  const child = fork(join(here, 'service.mjs'), [], {
+    execArgv: ['--expose-gc'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    env: {
+      ...process.env,
+      MONGO_URL,
+      AMQP_URL,
+      GRPC_PORT: String(port),
+      LOG_LEVEL: 'info',
+      IDENTITY_ADDR: `127.0.0.1:${identityPeer.port}`,
+      COMMERCE_ADDR: `127.0.0.1:${commercePeer.port}`,
+      READER_ADDR: '127.0.0.1:1',
+      INDEX_REFRESH_INTERVAL_MS: '0',
+      QUEUE_PREFIX: `bench-catalog-start-${process.pid}`,
+    },
+  });
+  let buffered = '';
+  child.stdout.on('data', (data) => {
+    buffered += data;
+    let newline;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      try {
+        logs.push(JSON.parse(line));
+      } catch {
+        /* not a log line */
+      }
+    }
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const address = `127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${label}: the replica exited with ${child.exitCode}`);
+    if (await checkHealth(address, 'svc.catalog.v1.CatalogService', 500)) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const servingMs = performance.now() - started;
+  const client = createPromiseClient(catalog.CatalogServiceClient, address, { defaultDeadlineMs: 30_000 });
+  // Asks the replica something over IPC and waits for the answer of that type (the 'started' note may come first).
+  const ask = (type) =>
+    new Promise((resolve) => {
+      const listener = (message) => {
+        if (message?.type !== type) return;
+        child.off('message', listener);
+        resolve(message);
+      };
+      child.on('message', listener);
+      child.send(type);
+    });
+  return {
+    servingMs,
+    logs,
+    client,
+    memory: () => ask('memory'),
+    waitForLog: async (msg, timeoutMs) => {
+      const until = Date.now() + timeoutMs;
+      while (Date.now() < until) {
+        const line = logs.find((entry) => entry.msg === msg);
+        if (line) return line;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      return undefined;
+    },
+    async stop() {
+      client.close();
+      child.send('stop');
+      await exited;
+    },
+  };
+}
+
+/** What clients see: searches (both scopes) and the first pages of the latest-issues shelf. */
+async function answers(client) {
+  const seen = [];
+  for (const query of queries) {
+    for (const scope of [catalog.Scope.SCOPE_OWNED, catalog.Scope.SCOPE_ALL]) {
+      seen.push(await client.searchStore({ tenantId: TENANT, userId: 1, query, page: 1, scope, lang: 'en' }));
+    }
+  }
+  for (const page of [1, 2, 50]) {
+    seen.push(await client.filterLibrary({ tenantId: TENANT, userId: 1, filterName: 'section', filterValue: 'latest_issues', page, perPage: 100, scope: catalog.Scope.SCOPE_OWNED, lang: 'en', appBaseVersion: '' }));
+  }
+  return seen;
+}
+
+const mb = (bytes) => `${Math.round(bytes / 1024 / 1024)} MB`;
+const s = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const rows = [];
+
+// -- 1. no snapshot: the whole catalog is read, then a snapshot is written in the background
+await connection.collection('snapshots').drop().catch(() => {});
+await connection.collection('snapshot_claims').drop().catch(() => {});
+const cold = await startReplica('without snapshot');
+const coldLoad = cold.logs.find((entry) => entry.msg === 'catalog view loaded');
+const coldMemory = await cold.memory();
+const reference = await answers(cold.client);
+const written = await cold.waitForLog('catalog snapshot written', 300_000);
+if (!written) throw new Error('the first replica wrote no snapshot within 5 minutes');
+rows.push(`without snapshot    SERVING after ${s(cold.servingMs)} (view: ${s(coldLoad.ms)}, of which ${s(coldLoad.indexMs)} indexing); rss ${mb(coldMemory.rss)}, heap ${mb(coldMemory.heapUsed)} after GC`);
+rows.push(`snapshot written    ${s(written.ms)} in the background (event loop held ${written.blockingMs} ms): ${mb(written.bytes)} in ${written.chunks} chunks`);
+await cold.stop();
+
+// -- 2. from the snapshot, RUNS times
+let identical = true;
+for (let run = 1; run <= RUNS; run++) {
+  const warm = await startReplica(`from snapshot ${run}`);
+  const warmLoad = warm.logs.find((entry) => entry.msg === 'catalog view loaded');
+  if (warmLoad.source !== 'snapshot') throw new Error(`run ${run} did not start from the snapshot: ${JSON.stringify(warmLoad)}`);
+  const memory = await warm.memory();
+  const same = isDeepStrictEqual(await answers(warm.client), reference);
+  identical &&= same;
+  const after = await warm.memory();
+  rows.push(
+    `from snapshot (${run})   SERVING after ${s(warm.servingMs)} (view: ${s(warmLoad.ms)}: restore ${s(warmLoad.restoreMs)}, ${warmLoad.caughtUp} caught up); rss ${mb(memory.rss)}, heap ${mb(memory.heapUsed)} after GC, rss ${mb(after.rss)} after the queries; answers ${same ? 'identical' : 'DIFFERENT'}`,
+  );
+  await warm.stop();
+}
+
+closeHealthClients();
+await Promise.all([identityPeer.shutdown(1_000), commercePeer.shutdown(1_000)]);
+// The replicas declared their account-eraser queue on the broker: remove it.
+{
+  const { Broker } = await load('@folio/messaging');
+  const broker = await Broker.connect(AMQP_URL, { logger: silent });
+  const channel = await broker.createChannel();
+  for (const suffix of ['', '.retry', '.dead']) await channel.deleteQueue(`bench-catalog-start-${process.pid}.account-eraser${suffix}`);
+  await channel.close();
+  await broker.close();
+}
+await connection.close();
+
+console.log('');
+console.log(`catalog start-up with ${ISSUES.toLocaleString('en')} issues (${queries.length} searches x 2 scopes + 3 shelf pages compared)`);
+for (const row of rows) console.log(row);
+console.log(`answers from snapshot and from a full load: ${identical ? 'identical' : 'DIFFERENT'}`);
+if (!identical) process.exitCode = 1;
