@@ -32,12 +32,21 @@ describe('caches invalidated by events', () => {
     return idsOf(section);
   };
 
-  it('when bruno reads his library twice, then commerce is asked once (the decision is cached)', async () => {
-    const before = t.commerce.calls.listAccessibleIssues;
+  it('when bruno reads his library again, then commerce is not asked (the decision is cached)', async () => {
     const first = await brunoOwns();
-    const second = await brunoOwns();
-    expect(second).toEqual(first);
-    expect(t.commerce.calls.listAccessibleIssues - before).toBe(1);
+    // The seeds of identity and commerce announce their changes when the
+    // harness starts; an event that lands while a read is loading keeps that
+    // read out of the cache (by design), so wait for a read that was served
+    // from it instead of counting the very first two.
+    await waitFor(
+      async () => {
+        const before = t.commerce.calls.listAccessibleIssues;
+        const again = await brunoOwns();
+        expect(again).toEqual(first);
+        return t.commerce.calls.listAccessibleIssues === before ? true : undefined;
+      },
+      { what: 'a library read answered without asking commerce' },
+    );
   });
 
   it('when commerce grants bruno an issue, then his next library read shows it without waiting for the TTL', async () => {

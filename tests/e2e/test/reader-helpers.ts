@@ -102,3 +102,17 @@ export function userIdOf(jwt: string): number {
   const payload = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string };
   return Number(payload.sub);
 }
+
+/**
+ * The reader-token with one character changed in the middle of its ciphertext,
+ * where every character carries 6 real bits (changing the last character of a
+ * part may touch only padding bits, which the reader refuses too, but then the
+ * test would prove the canonical-spelling rule instead of the integrity check).
+ */
+export function corruptReaderToken(token: string): string {
+  const parts = token.split('.');
+  const ciphertext = parts[3]!;
+  const middle = Math.floor(ciphertext.length / 2);
+  parts[3] = `${ciphertext.slice(0, middle)}${ciphertext[middle] === 'A' ? 'B' : 'A'}${ciphertext.slice(middle + 1)}`;
+  return parts.join('.');
+}

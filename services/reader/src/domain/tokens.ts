@@ -100,7 +100,7 @@ export class TokenService {
   }
 
   private async decrypt(token: string | undefined | null, purpose: 'reader' | 'settings'): Promise<Record<string, unknown>> {
-    if (!token || token.length > 4096) throw permissionDenied(INVALID);
+    if (!token || token.length > 4096 || !isCanonicalCompact(token)) throw permissionDenied(INVALID);
     try {
       const { payload } = await jwtDecrypt(token, this.key, {
         issuer: ISSUER,
@@ -114,4 +114,13 @@ export class TokenService {
       throw permissionDenied(INVALID);
     }
   }
+}
+
+/**
+ * A token has one spelling. base64url's last character of a part may carry
+ * unused bits, so two strings can decode to the same bytes; only the one we
+ * issued (all unused bits zero, as every encoder writes) is accepted.
+ */
+function isCanonicalCompact(token: string): boolean {
+  return token.split('.').every((part) => Buffer.from(part, 'base64url').toString('base64url') === part);
 }
