@@ -9,7 +9,7 @@ import { identity } from '@folio/proto';
 import { RateLimiter } from '@folio/rate-limit';
 import { Redis } from 'ioredis';
 import type { IdentityConfig } from './config.js';
-import { openIdentityStore } from './data/index.js';
+import { IdentityReadCache, openIdentityStore } from './data/index.js';
 import { RefreshLocks } from './data/refresh-locks.js';
 import { SessionLiveness } from './data/session-liveness.js';
 import { AccountEraser } from './domain/account-erasure.js';
@@ -26,6 +26,7 @@ import { AppleProvider, FacebookProvider, GoogleProvider } from './domain/social
 import { TenantDirectory } from './domain/tenants.js';
 import { UserAccounts } from './domain/users.js';
 import { startIdentityConsumers } from './events/consumers.js';
+import { subscribeReadCacheInvalidation } from './events/read-cache-invalidation.js';
 import { EmailHelpChannel, WebhookHelpChannel } from './events/help-channels.js';
 import { OutboxEventSink } from './events/publisher.js';
 import { identityHandlers } from './grpc/handlers.js';
@@ -51,7 +52,8 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
   try {
     const connection = await connectMongo(config.MONGO_URL);
     teardown.add(() => connection.close());
-    const store = await openIdentityStore(connection);
+    const readCache = new IdentityReadCache({ ttlMs: config.READ_CACHE_TTL_MS, maxEntries: config.READ_CACHE_MAX_ENTRIES });
+    const store = await openIdentityStore(connection, readCache);
 
     // A command fails within a second instead of hanging a login through a Redis outage.
     const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000, commandTimeout: 1_000 });
@@ -136,6 +138,8 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
       },
     });
     teardown.add(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+    const readCacheInvalidation = await subscribeReadCacheInvalidation({ broker, logger, cache: readCache, exchange: config.EVENTS_EXCHANGE });
+    teardown.add(() => readCacheInvalidation.stop());
 
     const grpc = await startGrpcServer({
       logger,

@@ -54,6 +54,14 @@ export const configSchema = serviceEnv({ grpcPort: 50051, database: 'folio_ident
   CONSUMER_MAX_RETRIES: env.int(5).pipe(z.number().min(0)),
   CONSUMER_RETRY_DELAY_MS: env.int(2_000).pipe(z.number().min(0)),
 
+  /**
+   * Users, memberships and tenants are read from memory (data/read-cache.ts);
+   * a change made through another replica shows within this long at most
+   * (tenant updates and erasures at once, through their events).
+   */
+  READ_CACHE_TTL_MS: env.int(10_000).pipe(z.number().min(0)),
+  READ_CACHE_MAX_ENTRIES: env.int(100_000).pipe(z.number().min(100)),
+
   /** Seed script only: the demo dataset; defaults to <repo>/fixtures/demo-dataset.json. */
   FIXTURES_PATH: z.string().optional(),
 }).superRefine((config, ctx) => {

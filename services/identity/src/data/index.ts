@@ -4,6 +4,7 @@ import { ensureIndexes, type Connection } from '@folio/mongo';
 import { HelpConfigRepository } from './help-config.js';
 import { LoginCodeRepository } from './login-codes.js';
 import { MembershipRepository } from './memberships.js';
+import { IdentityReadCache } from './read-cache.js';
 import { PushRegistrationRepository } from './push-registrations.js';
 import { RefreshTokenRepository } from './refresh-tokens.js';
 import { identityModels } from './schemas.js';
@@ -13,6 +14,7 @@ import { TenantStore } from './tenants.js';
 import { UserRepository } from './users.js';
 
 export * from './schemas.js';
+export { IdentityReadCache, type IdentityReadCacheSettings } from './read-cache.js';
 export type {
   HelpConfigRepository,
   LoginCodeRepository,
@@ -37,14 +39,15 @@ export interface IdentityStore {
   helpConfig: HelpConfigRepository;
 }
 
-export async function openIdentityStore(connection: Connection): Promise<IdentityStore> {
+/** `cache`: the service's read cache for users, memberships and tenants (seeds and tools read the store). */
+export async function openIdentityStore(connection: Connection, cache?: IdentityReadCache): Promise<IdentityStore> {
   const models = identityModels(connection);
   await ensureIndexes(connection);
-  const tenants = new TenantStore(models.tenants);
+  const tenants = new TenantStore(models.tenants, cache);
   return {
-    users: new UserRepository(connection, models.users),
+    users: new UserRepository(connection, models.users, cache),
     tenants,
-    memberships: new MembershipRepository(models.memberships, tenants),
+    memberships: new MembershipRepository(models.memberships, tenants, cache),
     loginCodes: new LoginCodeRepository(models.loginCodes, models.loginCodeSlots),
     sessions: new SessionRepository(models.sessions),
     refreshTokens: new RefreshTokenRepository(models.refreshTokens),

@@ -1,6 +1,7 @@
 // Which users have an account in which tenants. Creating or deleting a
 // membership also moves the tenant's member count (discovery's sort key).
 import type { Model } from 'mongoose';
+import { readThrough, type IdentityReadCache } from './read-cache.js';
 import { isDuplicateKey, type MembershipDoc } from './schemas.js';
 import type { TenantStore } from './tenants.js';
 
@@ -8,6 +9,7 @@ export class MembershipRepository {
   constructor(
     private readonly model: Model<MembershipDoc>,
     private readonly tenants: TenantStore,
+    private readonly cache?: IdentityReadCache,
   ) {}
 
   /** Idempotent; `true` only for the call that created it. */
@@ -17,6 +19,7 @@ export class MembershipRepository {
         .updateOne({ user_id: userId, tenant_id: tenantId }, { $setOnInsert: { created_at: new Date() } }, { upsert: true })
         .exec();
       if (result.upsertedCount !== 1) return false;
+      this.cache?.forgetUser(userId);
     } catch (error) {
       // A concurrent upsert of the same pair won the unique index.
       if (isDuplicateKey(error)) return false;
@@ -26,9 +29,15 @@ export class MembershipRepository {
     return true;
   }
 
+  /** Ascending; from memory when cached (every GET /user and multi-tenant listing asks). */
   async tenantIdsOf(userId: number): Promise<number[]> {
-    const docs = await this.model.find({ user_id: userId }, { tenant_id: 1 }).sort({ tenant_id: 1 }).lean<MembershipDoc[]>().exec();
-    return docs.map((doc) => doc.tenant_id);
+    return (await readThrough(this.cache?.memberships, userId, () => this.storedTenantIdsOf(userId)))!;
+  }
+
+  /** One lookup on the unique (user_id, tenant_id) index, unless the cached memberships already have it (a "no" is always asked). */
+  async has(userId: number, tenantId: number): Promise<boolean> {
+    if (this.cache?.memberships.peek(userId)?.includes(tenantId)) return true;
+    return (await this.model.exists({ user_id: userId, tenant_id: tenantId }).exec()) !== null;
   }
 
   async countIn(tenantId: number): Promise<number> {
@@ -38,13 +47,21 @@ export class MembershipRepository {
   /** Deletes every membership of a user one by one, so each count moves once even when erasure is retried. */
   async deleteAllOf(userId: number): Promise<number> {
     let deleted = 0;
-    for (const tenantId of await this.tenantIdsOf(userId)) {
+    this.cache?.forgetUser(userId);
+    // From the store, not the cache: erasure must see a membership made through another replica.
+    for (const tenantId of await this.storedTenantIdsOf(userId)) {
       const result = await this.model.deleteOne({ user_id: userId, tenant_id: tenantId }).exec();
       if (result.deletedCount === 1) {
         deleted += 1;
         await this.tenants.adjustMemberCount(tenantId, -1);
       }
     }
+    this.cache?.forgetUser(userId);
     return deleted;
+  }
+
+  private async storedTenantIdsOf(userId: number): Promise<number[]> {
+    const docs = await this.model.find({ user_id: userId }, { tenant_id: 1 }).sort({ tenant_id: 1 }).lean<MembershipDoc[]>().exec();
+    return docs.map((doc) => doc.tenant_id);
   }
 }

@@ -1,21 +1,43 @@
 // Tenants (stores) and their settings, as loaded from the dataset by the seed.
 import type { FilterQuery, Model } from 'mongoose';
+import { readThrough, type IdentityReadCache } from './read-cache.js';
 import type { TenantDoc } from './schemas.js';
 
 export class TenantStore {
-  constructor(private readonly model: Model<TenantDoc>) {}
+  /** Reads through `cache` when given (the service's own store; seeds and tests read the store). */
+  constructor(
+    private readonly model: Model<TenantDoc>,
+    private readonly cache?: IdentityReadCache,
+  ) {}
 
   async findById(id: number): Promise<TenantDoc | null> {
-    return this.model.findById(id).lean<TenantDoc>().exec();
+    return readThrough(this.cache?.tenants, id, () => this.model.findById(id).lean<TenantDoc>().exec());
   }
 
+  /** Ascending by id; the cached ones from memory, the rest in one query. */
   async findByIds(ids: number[]): Promise<TenantDoc[]> {
     if (ids.length === 0) return [];
-    return this.model.find({ _id: { $in: ids } }).sort({ _id: 1 }).lean<TenantDoc[]>().exec();
+    const cache = this.cache?.tenants;
+    const found = new Map<number, TenantDoc>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const cached = cache?.peek(id);
+      if (cached) found.set(id, cached);
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      const generation = cache?.snapshot() ?? 0;
+      const docs = await this.model.find({ _id: { $in: missing } }).lean<TenantDoc[]>().exec();
+      for (const doc of docs) {
+        found.set(doc._id, doc);
+        cache?.setIfCurrent(doc._id, doc, generation);
+      }
+    }
+    return [...found.values()].sort((a, b) => a._id - b._id);
   }
 
   async findByDomain(domain: string): Promise<TenantDoc | null> {
-    return this.model.findOne({ domain }).lean<TenantDoc>().exec();
+    return readThrough(this.cache?.tenantsByDomain, domain, () => this.model.findOne({ domain }).lean<TenantDoc>().exec());
   }
 
   /** One page of a filtered listing, most members first, then by id. */
@@ -31,6 +53,7 @@ export class TenantStore {
   async upsertSeeded(tenant: Omit<TenantDoc, 'member_count'>): Promise<void> {
     const { _id, ...fields } = tenant;
     await this.model.updateOne({ _id }, { $set: fields, $setOnInsert: { member_count: 0 } }, { upsert: true }).exec();
+    this.cache?.forgetTenant(_id);
   }
 
   async setMemberCount(tenantId: number, count: number): Promise<void> {

@@ -1,16 +1,18 @@
 // Users: integer ids (the API exposes them) from the `users` sequence, unique e-mail.
 import { nextSequence, type Connection } from '@folio/mongo';
 import type { Model } from 'mongoose';
+import { readThrough, type IdentityReadCache } from './read-cache.js';
 import { isDuplicateKey, type UserDoc } from './schemas.js';
 
 export class UserRepository {
   constructor(
     private readonly connection: Connection,
     private readonly model: Model<UserDoc>,
+    private readonly cache?: IdentityReadCache,
   ) {}
 
   async findById(id: number): Promise<UserDoc | null> {
-    return this.model.findById(id).lean<UserDoc>().exec();
+    return readThrough(this.cache?.users, id, () => this.model.findById(id).lean<UserDoc>().exec());
   }
 
   async findByEmail(email: string): Promise<UserDoc | null> {
@@ -46,10 +48,13 @@ export class UserRepository {
       )
       .lean<UserDoc>()
       .exec();
+    this.cache?.forgetUser(doc!._id);
     return doc!;
   }
 
   async delete(id: number): Promise<boolean> {
-    return (await this.model.deleteOne({ _id: id }).exec()).deletedCount === 1;
+    const deleted = (await this.model.deleteOne({ _id: id }).exec()).deletedCount === 1;
+    this.cache?.forgetUser(id);
+    return deleted;
   }
 }
