@@ -1,8 +1,10 @@
 import type { Logger } from '@folio/logger';
+import { shutdownTelemetry } from '@folio/telemetry';
 
 /**
  * Runs the given steps in order on SIGTERM/SIGINT (stop taking work first,
- * close connections last), then exits. A second signal exits at once.
+ * close connections last), exports the last spans (when tracing), then exits.
+ * A second signal exits at once.
  */
 export function onShutdown(logger: Logger, steps: (() => Promise<unknown>)[]): void {
   let stopping = false;
@@ -17,6 +19,8 @@ export function onShutdown(logger: Logger, steps: (() => Promise<unknown>)[]): v
         logger.warn({ err: error }, 'shutdown step failed');
       }
     }
+    // Last: the spans of the drain itself are exported too (at most 5 s).
+    await shutdownTelemetry();
     logger.info('stopped');
     process.exit(0);
   };

@@ -1,7 +1,7 @@
 // A trace context in a plain object: the `traceparent` (and `tracestate`)
 // header values, for places the instrumentations cannot see, such as an outbox
 // row written inside an HTTP request and published later by the relay.
-import { context, propagation, trace, SpanKind, SpanStatusCode, type Context, type Span } from '@opentelemetry/api';
+import { context, propagation, trace, INVALID_SPAN_CONTEXT, SpanKind, SpanStatusCode, type Context, type Span } from '@opentelemetry/api';
 
 export type TraceCarrier = Record<string, string>;
 export { SpanKind };
@@ -41,6 +41,30 @@ export function inTraceOf<T>(
     } catch (error) {
       span.recordException(error as Error);
       span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/**
+ * Runs `fn` inside a child span of the active one (a hop no instrumentation
+ * sees, such as an SMTP send). Without an active trace it starts none.
+ */
+export function inSpan<T>(
+  name: string,
+  fn: (span: Span) => Promise<T>,
+  options: { kind?: SpanKind; attributes?: Record<string, string | number | boolean> } = {},
+): Promise<T> {
+  if (!trace.getActiveSpan()) return fn(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
+  const tracer = trace.getTracer('@folio/telemetry');
+  return tracer.startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes }, async (span) => {
+    try {
+      return await fn(span);
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
       throw error;
     } finally {
       span.end();

@@ -7,7 +7,6 @@ import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
-import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 
 /**
  * Modules the ESM loader hook intercepts. grpc-js, express and the rest are
@@ -16,7 +15,7 @@ import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
  * without this list grpc-js calls make no spans (checked: mongodb still
  * would, grpc-js would not). Listing them keeps the hook off every other module.
  */
-export const INSTRUMENTED_MODULES = ['@grpc/grpc-js', 'mongodb', 'express', 'amqplib', 'ioredis', 'pino', 'http', 'https', 'node:http', 'node:https'];
+export const INSTRUMENTED_MODULES = ['@grpc/grpc-js', 'mongodb', 'express', 'amqplib', 'ioredis', 'http', 'https', 'node:http', 'node:https'];
 
 /**
  * Installs import-in-the-middle's loader hook for INSTRUMENTED_MODULES. Must run
@@ -40,7 +39,7 @@ export function folioInstrumentations(): Instrumentation[] {
     new MongoDBInstrumentation({ requireParentSpan: true }),
     new AmqplibInstrumentation(),
     new IORedisInstrumentation({ requireParentSpan: true }),
-    // Log lines written inside a span carry trace_id and span_id; logs stay on stdout.
-    new PinoInstrumentation({ disableLogSending: true }),
+    // Log lines carry trace_id and span_id through @folio/logger's mixin, which
+    // reads the active span (no pino instrumentation needed, whatever loaded pino).
   ];
 }

@@ -7,6 +7,7 @@ import { trace, type ProxyTracerProvider } from '@opentelemetry/api';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import { folioInstrumentations } from './instrumentations.js';
+import { setTelemetryShutdown } from './lifecycle.js';
 
 export interface TracingOptions {
   serviceName: string;
@@ -40,11 +41,13 @@ export function startTracing({ serviceName, spanProcessors, env = process.env }:
       await provider.forceFlush?.();
     },
     async shutdown() {
-      running = undefined;
+      if (running === tracing) running = undefined;
+      setTelemetryShutdown(undefined);
       await sdk.shutdown();
     },
   };
   running = tracing;
+  setTelemetryShutdown(() => tracing.shutdown());
   return tracing;
 }
 

@@ -12,6 +12,11 @@ import {
   metricsEndpoint,
   metricsPortFromEnv,
   observeGrpcCall,
+  onScrape,
+  countBreakerOpened,
+  registerBreaker,
+  registerCache,
+  registerConsumerQueue,
   recordBreakerState,
   recordConsumerBacklog,
   recordOutbox,
@@ -108,6 +113,38 @@ describe('the metrics server of a gRPC service', () => {
     }
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds\{service="books"\} /m);
     expect(text).toMatch(/^nodejs_heap_size_used_bytes\{service="books"\} /m);
+  });
+
+  it('when a breaker, a consumer queue and a cache are created, then their series exist at 0 before anything happens', async () => {
+    registerBreaker('notes');
+    registerConsumerQueue('notes.account-eraser');
+    registerCache('offers');
+    const text = await scrape(`http://127.0.0.1:${metricsServer.port}/metrics`);
+    expect(sample(text, 'folio_breaker_state', { breaker: 'notes' })).toBe(0);
+    expect(sample(text, 'folio_breaker_opened_total', { breaker: 'notes' })).toBe(0);
+    expect(sample(text, 'folio_dead_letters_total', { queue: 'notes.account-eraser' })).toBe(0);
+    expect(sample(text, 'folio_messages_redelivered_total', { queue: 'notes.account-eraser' })).toBe(0);
+    expect(sample(text, 'folio_cache_lookups_total', { cache: 'offers', result: 'miss' })).toBe(0);
+
+    countBreakerOpened('notes');
+    const opened = await scrape(`http://127.0.0.1:${metricsServer.port}/metrics`);
+    expect(sample(opened, 'folio_breaker_state', { breaker: 'notes' })).toBe(2);
+    expect(sample(opened, 'folio_breaker_opened_total', { breaker: 'notes' })).toBe(1);
+  });
+
+  it('when a scrape hook reads a gauge, then the scrape shows the fresh value; a failing or hanging hook never fails the scrape', async () => {
+    let pending = 5;
+    const stop = onScrape(async () => recordOutbox({ pending, oldestAgeSeconds: 1 }));
+    const failing = onScrape(async () => {
+      throw new Error('database down');
+    });
+    expect(sample(await scrape(`http://127.0.0.1:${metricsServer.port}/metrics`), 'folio_outbox_pending', { service: 'books' })).toBe(5);
+    pending = 6;
+    expect(sample(await scrape(`http://127.0.0.1:${metricsServer.port}/metrics`), 'folio_outbox_pending', { service: 'books' })).toBe(6);
+    stop();
+    failing();
+    pending = 7;
+    expect(sample(await scrape(`http://127.0.0.1:${metricsServer.port}/metrics`), 'folio_outbox_pending', { service: 'books' })).toBe(6);
   });
 
   it('when anything but GET /metrics is asked, then it answers 404', async () => {

@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentTraceCarrier, inTraceOf, traceLogFields } from '../src/index.js';
+import { createLogger } from '@folio/logger';
+import { currentTraceCarrier, inSpan, inTraceOf, SpanKind, traceLogFields } from '../src/index.js';
 import { startInMemoryTracing } from '../src/tracing-entry.js';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -152,6 +153,32 @@ describe('trace context in a plain object', () => {
     expect(publish.spanContext().traceId).toBe(origin.traceId);
     expect(publish.parentSpanContext?.spanId).toBe(origin.spanId);
     expect(fields).toEqual({ trace_id: origin.traceId, span_id: publish.spanContext().spanId });
+  });
+
+  it('when a log line is written inside a span, then it carries the trace_id and span_id (and none outside)', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = createLogger({ service: 'test', destination: { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) } });
+    const ids = await inTraceOf(undefined, 'handle request', async (span) => {
+      log.info('inside');
+      return span.spanContext();
+    });
+    log.info('outside');
+    expect(lines[0]).toMatchObject({ msg: 'inside', trace_id: ids.traceId, span_id: ids.spanId });
+    expect(lines[1]).not.toHaveProperty('trace_id');
+  });
+
+  it('when work runs in inSpan inside a trace, then it is a child span with its kind and attributes; outside a trace, no span', async () => {
+    const parent = await inTraceOf(undefined, 'consume help.requested', async (span) => {
+      await inSpan('smtp send', async () => {}, { kind: SpanKind.CLIENT, attributes: { 'server.port': 1025 } });
+      return span.spanContext();
+    });
+    await inSpan('untraced send', async () => {});
+    const spans = await tracing.spans();
+    const send = only(spans, (span) => span.name === 'smtp send');
+    expect(send.parentSpanContext?.spanId).toBe(parent.spanId);
+    expect(send.kind).toBe(SpanKind.CLIENT);
+    expect(send.attributes['server.port']).toBe(1025);
+    expect(spans.some((span) => span.name === 'untraced send')).toBe(false);
   });
 
   it('when nothing is traced, then the carrier is empty and log fields are none', () => {
