@@ -22,6 +22,8 @@ import { startReaderConsumers } from './events/consumers.js';
 import { readerHandlers } from './grpc/handlers.js';
 import { startMediaServer } from './media/server.js';
 import { MediaUrls } from './media/signing.js';
+import { subscribeAccessInvalidation } from './events/cache-invalidation.js';
+import { CachedAccessPeers } from './peers/cached-access.js';
 import { GrpcPeers } from './peers/grpc-peers.js';
 import { TextIndexStore } from './search/index-store.js';
 import { LocalDiskStorage } from './storage/local-disk.js';
@@ -50,7 +52,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const urls = new MediaUrls(config.MEDIA_PUBLIC_BASE_URL, config.MEDIA_SIGNING_KEY, config.MEDIA_URL_TTL_SECONDS);
     const indexes = new TextIndexStore(storage, config.TEXT_INDEX_CACHE_MB);
     const tokens = new TokenService(config.READER_TOKEN_KEY, config.READER_TOKEN_TTL_SECONDS, config.SETTINGS_TOKEN_TTL_SECONDS);
-    const peers = new GrpcPeers(
+    const grpcPeers = new GrpcPeers(
       {
         identity: config.IDENTITY_ADDR,
         catalog: config.CATALOG_ADDR,
@@ -60,7 +62,8 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       },
       logger,
     );
-    teardown.add(() => peers.close());
+    teardown.add(() => grpcPeers.close());
+    const peers = new CachedAccessPeers(grpcPeers, { ttlMs: config.ACCESS_CACHE_TTL_MS, maxEntries: config.ACCESS_CACHE_MAX_ENTRIES });
 
     const content = new ContentLinks(storage, urls);
     const sessions = new ReaderSessions({ manifests: store.manifests, sessions: store.sessions, tokens, peers, content });
@@ -86,6 +89,8 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
 
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'reader' });
     teardown.add(() => broker.close());
+    const accessInvalidation = await subscribeAccessInvalidation({ broker, logger, access: peers, exchange: config.COMMERCE_EVENTS_EXCHANGE });
+    teardown.add(() => accessInvalidation.stop());
     const consumers = await startReaderConsumers({
       broker,
       connection,

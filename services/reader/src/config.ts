@@ -29,6 +29,11 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     UPSTREAM_DEADLINE_MS: env.int(1_500).pipe(z.number().min(50)),
     /** How long tenant settings from identity are reused. */
     TENANT_CACHE_TTL_MS: env.int(30_000).pipe(z.number().min(0)),
+    /** Granted access decisions are reused this long at most (dropped sooner by commerce's access.changed; refusals are never cached); 0: off. */
+    ACCESS_CACHE_TTL_MS: env.int(30_000).pipe(z.number().min(0)),
+    ACCESS_CACHE_MAX_ENTRIES: env.int(200_000).pipe(z.number().min(100)),
+    /** Topic exchange commerce publishes access.changed to. */
+    COMMERCE_EVENTS_EXCHANGE: env.string('commerce.events'),
 
     /** Encrypts reader-tokens and settings tokens (JWE dir + A256GCM): 32 bytes, base64. */
     READER_TOKEN_KEY: base64Key,

@@ -25,10 +25,10 @@ export class IdentityReadCache {
 
   constructor(settings: IdentityReadCacheSettings) {
     const { ttlMs, maxEntries } = settings;
-    this.users = new ReferenceCache({ name: 'identity_users', ttlMs, maxEntries });
-    this.memberships = new ReferenceCache({ name: 'identity_memberships', ttlMs, maxEntries });
-    this.tenants = new ReferenceCache({ name: 'identity_tenants', ttlMs, maxEntries: 10_000 });
-    this.tenantsByDomain = new ReferenceCache({ name: 'identity_tenant_domains', ttlMs, maxEntries: 10_000 });
+    this.users = new ReferenceCache({ ttlMs, maxEntries });
+    this.memberships = new ReferenceCache({ ttlMs, maxEntries });
+    this.tenants = new ReferenceCache({ ttlMs, maxEntries: 10_000 });
+    this.tenantsByDomain = new ReferenceCache({ ttlMs, maxEntries: 10_000 });
   }
 
   forgetUser(userId: number): void {

@@ -4,8 +4,9 @@
 // process), because each replica holds its own cache; a fresh subscription
 // drops everything, since events published while there was none were missed.
 import type { Logger } from '@folio/logger';
-import { ACCOUNT_DELETED, subscribeBroadcast, tenantUpdateOf, TENANT_UPDATED, type BroadcastSubscription, type Broker } from '@folio/messaging';
+import { subscribeBroadcast, tenantUpdateOf, TENANT_UPDATED, type BroadcastSubscription, type Broker } from '@folio/messaging';
 import type { IdentityReadCache } from '../data/index.js';
+import { EVENT } from '../domain/events.js';
 
 export async function subscribeReadCacheInvalidation(deps: {
   broker: Broker;
@@ -16,7 +17,7 @@ export async function subscribeReadCacheInvalidation(deps: {
   const { broker, logger, cache, exchange } = deps;
   return subscribeBroadcast(broker, {
     exchange,
-    bindings: [TENANT_UPDATED, ACCOUNT_DELETED],
+    bindings: [TENANT_UPDATED, EVENT.accountDeleted],
     logger,
     handler: (event) => {
       const update = tenantUpdateOf(event);

@@ -37,6 +37,9 @@ export interface ReaderStack {
   service: RunningReader;
   identity: RunningIdentity;
   commerce: RunningCommerce;
+  /** Commerce's database and exchange, for changing access the way commerce's seed does (cache-invalidation tests). */
+  commerceDb: Connection;
+  commerceExchange: string;
   /** The catalog stand-in (favorites can be arranged on it). */
   peers: StandIns;
   /** Reader's database, for arranging and inspecting state. */
@@ -105,6 +108,7 @@ export async function startReaderStack(
     MEDIA_PUBLIC_BASE_URL: `http://127.0.0.1:${mediaPort}/media`,
     PDF_PAGE_WIDTH: '600',
     IDENTITY_EVENTS_EXCHANGE: identityExchange,
+    COMMERCE_EVENTS_EXCHANGE: commerceConfig.EVENTS_EXCHANGE,
     QUEUE_PREFIX: uniqueName('reader'),
     CONSUMER_RETRY_DELAY_MS: '200',
     SHUTDOWN_TIMEOUT_MS: '1000',
@@ -121,6 +125,8 @@ export async function startReaderStack(
     service,
     identity: identity.service,
     commerce,
+    commerceDb,
+    commerceExchange: commerceConfig.EVENTS_EXCHANGE,
     peers,
     db,
     storageDir,
