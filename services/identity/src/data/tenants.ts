@@ -26,9 +26,11 @@ export class TenantStore {
       else missing.push(id);
     }
     if (missing.length > 0) {
+      // One `_id` lookup each rather than `$in`, which FerretDB answers by reading the whole collection.
       const generation = cache?.snapshot() ?? 0;
-      const docs = await this.model.find({ _id: { $in: missing } }).lean<TenantDoc[]>().exec();
+      const docs = await Promise.all(missing.map((id) => this.model.findById(id).lean<TenantDoc>().exec()));
       for (const doc of docs) {
+        if (!doc) continue;
         found.set(doc._id, doc);
         cache?.setIfCurrent(doc._id, doc, generation);
       }
