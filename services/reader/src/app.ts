@@ -14,6 +14,7 @@ import { ContentLinks } from './domain/content.js';
 import { Downloads } from './domain/downloads.js';
 import { AccountEraser } from './domain/erasure.js';
 import { ReadingPositions } from './domain/positions.js';
+import { Publications } from './domain/publications.js';
 import { TextSearch } from './domain/search.js';
 import { ReaderSessions } from './domain/sessions.js';
 import { ReaderSettings } from './domain/settings.js';
@@ -83,6 +84,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const positions = new ReadingPositions({ sessions, positions: store.positions, peers });
     const downloads = new Downloads({ sessions, peers, content, storeUrlTemplate: config.STORE_URL_TEMPLATE });
     const search = new TextSearch({ sessions, manifests: store.manifests, indexes, peers });
+    const publications = new Publications({ sessions, peers, content, storeUrlTemplate: config.STORE_URL_TEMPLATE });
 
     const media = await startMediaServer({ storage, urls, logger, coverKeyOf: (issueId) => store.manifests.coverKeyOf(issueId) }, config.MEDIA_PORT, config.MEDIA_HOST);
     teardown.add(() => media.close());
@@ -108,7 +110,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const grpc = await startGrpcServer({
       logger,
       port: config.GRPC_PORT,
-      services: [{ name: SERVICE_NAME, definition: reader.ReaderServiceService, handlers: readerHandlers({ sessions, settings, positions, downloads, search }) }],
+      services: [{ name: SERVICE_NAME, definition: reader.ReaderServiceService, handlers: readerHandlers({ sessions, settings, positions, downloads, search, publications }) }],
     });
     teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
 

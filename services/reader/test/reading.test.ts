@@ -9,7 +9,7 @@ import { createEvent } from '@folio/messaging';
 import { reader } from '@folio/proto';
 import { testInfra, waitFor } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, startReaderStack, USERS, type ReaderStack } from './support/stack.js';
+import { contentOf, startReaderStack, USERS, type ReaderStack } from './support/stack.js';
 
 let stack: ReaderStack;
 
@@ -26,8 +26,18 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const save = (userId: number, tenantId: number, issueId: number, lastLocation: unknown) =>
-  stack.client.saveLastLocation({ tenantId, userId, issueId, requestJson: JSON.stringify({ lastLocation }) });
+type Location = { chapterHref: string; cfi: string } | { page: number } | { currentSeek: number; currentTrack: number };
+
+/** A position in reader's message form. */
+const located = (location: Location | null): reader.LastLocation | undefined => {
+  if (location === null) return undefined;
+  if ('chapterHref' in location) return { epub: location };
+  if ('page' in location) return { pdf: location };
+  return { audio: location };
+};
+
+const save = (userId: number, tenantId: number, issueId: number, location: Location | null, expectedVersion?: string) =>
+  stack.client.saveLastLocation({ tenantId, userId, issueId, location: located(location), expected: expectedVersion === undefined ? undefined : { versions: [expectedVersion], any: false } });
 
 const open = async (userId: number, issueId: number, tenantId = 1, preview = false) =>
   (await stack.client.createReaderSession({ tenantId, userId, issueId, preview })).readerToken;
@@ -41,9 +51,9 @@ const searchV1 = (readerToken: string, search: string, issueId: number, tenantId
 describe('last location', () => {
   it('when a valid position is saved for each content type, then the same object comes back', async () => {
     const epub = { chapterHref: 'text/chapter-2.xhtml', cfi: 'epubcfi(/6/4[chapter-2]!/4/4/1:10)' };
-    expect(body(await save(USERS.ana, 1, 1001, epub))).toEqual({ last_location: epub });
-    expect(body(await save(USERS.admin, 1, 1002, { page: 4 }))).toEqual({ last_location: { page: 4 } });
-    expect(body(await save(USERS.bruno, 1, 1003, { currentSeek: 3.25, currentTrack: 1 }))).toEqual({ last_location: { currentSeek: 3.25, currentTrack: 1 } });
+    expect(await save(USERS.ana, 1, 1001, epub)).toMatchObject({ location: located(epub), saved: true, version: expect.any(String) });
+    expect(await save(USERS.admin, 1, 1002, { page: 4 })).toMatchObject({ location: { pdf: { page: 4 } }, saved: true });
+    expect(await save(USERS.bruno, 1, 1003, { currentSeek: 3.25, currentTrack: 1 })).toMatchObject({ location: { audio: { currentSeek: 3.25, currentTrack: 1 } }, saved: true });
   });
 
   it.each([
@@ -52,14 +62,13 @@ describe('last location', () => {
     ['EPUB with a PDF shape', 1001, { page: 1 }, 'lastLocation.chapterHref'],
     ['PDF page 0', 1002, { page: 0 }, 'lastLocation.page'],
     ['PDF page past the end', 1002, { page: 5 }, 'lastLocation.page'],
-    ['PDF page not an integer', 1002, { page: 1.5 }, 'lastLocation.page'],
-    ['PDF page as a string', 1002, { page: '2' }, 'lastLocation.page'],
+    ['PDF with an audio shape', 1002, { currentSeek: 1, currentTrack: 0 }, 'lastLocation.page'],
     ['audio track past the last', 1003, { currentSeek: 1, currentTrack: 2 }, 'lastLocation.currentTrack'],
     ['audio negative seek', 1003, { currentSeek: -1, currentTrack: 0 }, 'lastLocation.currentSeek'],
     ['audio seek past the duration', 1003, { currentSeek: 600, currentTrack: 0 }, 'lastLocation.currentSeek'],
-    ['audio without a track', 1003, { currentSeek: 1 }, 'lastLocation.currentTrack'],
+    ['audio with an EPUB shape', 1003, { chapterHref: 'text/chapter-1.xhtml', cfi: 'epubcfi(/6/2!/4/2)' }, 'lastLocation.currentTrack'],
     ['no lastLocation', 1002, null, 'lastLocation'],
-  ])('when the position is invalid (%s), then INVALID_ARGUMENT names the field', async (_case, issueId, location, field) => {
+  ] as [string, number, Location | null, string][])('when the position is invalid (%s), then INVALID_ARGUMENT names the field', async (_case, issueId, location, field) => {
     const error = await save(USERS.admin, 1, issueId, location).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(Object.keys((error as { details: { fieldErrors: object } }).details.fieldErrors)).toContain(field);
@@ -79,10 +88,32 @@ describe('last location', () => {
   it('when a position is saved twice, then the last write wins', async () => {
     await save(USERS.carla, 3, 3001, { chapterHref: 'text/chapter-1.xhtml', cfi: 'epubcfi(/6/2!/4/2/1:0)' });
     await save(USERS.carla, 3, 3001, { chapterHref: 'text/chapter-2.xhtml', cfi: 'epubcfi(/6/4!/4/4/1:5)' });
-    const settings = body(await stack.client.getReaderSettings({ tenantId: 3, userId: USERS.carla, issueId: 3001 }));
-    expect(settings.issue.user.last_location).toEqual({ chapterHref: 'text/chapter-2.xhtml', cfi: 'epubcfi(/6/4!/4/4/1:5)' });
+    const { settings } = await stack.client.getReaderSettings({ tenantId: 3, userId: USERS.carla, issueId: 3001 });
+    expect(settings?.issue?.lastLocation).toEqual({ epub: { chapterHref: 'text/chapter-2.xhtml', cfi: 'epubcfi(/6/4!/4/4/1:5)' } });
     const listed = await stack.client.listContinueReading({ userId: USERS.carla, tenantIds: [3], page: 1, perPage: 6 });
     expect(listed.total).toBe(1);
+  });
+
+  it('when a write names the stored version, then it is saved; when it names an older one, then nothing is saved and the current position comes back', async () => {
+    const first = await save(USERS.carla, 3, 3001, { chapterHref: 'text/chapter-1.xhtml', cfi: 'epubcfi(/6/2!/4/2/1:0)' });
+    const second = await save(USERS.carla, 3, 3001, { chapterHref: 'text/chapter-2.xhtml', cfi: 'epubcfi(/6/4!/4/2/1:0)' }, first.version);
+    expect(second).toMatchObject({ saved: true, location: { epub: { chapterHref: 'text/chapter-2.xhtml' } } });
+    expect(second.version).not.toBe(first.version);
+
+    // A device that still holds the first version is stale.
+    const stale = await save(USERS.carla, 3, 3001, { chapterHref: 'text/chapter-1.xhtml', cfi: 'epubcfi(/6/2!/4/8/1:0)' }, first.version);
+    expect(stale).toEqual({ saved: false, version: second.version, location: second.location });
+    const { settings, positionVersion } = await stack.client.getReaderSettings({ tenantId: 3, userId: USERS.carla, issueId: 3001 });
+    expect(settings?.issue?.lastLocation).toEqual(second.location);
+    expect(positionVersion).toBe(second.version);
+  });
+
+  it('when a version is named but no position is stored, then nothing is saved, not even for "any"', async () => {
+    const location = { chapterHref: 'text/chapter-1.xhtml', cfi: 'epubcfi(/6/2!/4/2/1:0)' };
+    const refused = await save(USERS.admin, 1, 1001, location, 'no-such-version');
+    expect(refused).toMatchObject({ saved: false, version: '', location: undefined });
+    const any = await stack.client.saveLastLocation({ tenantId: 1, userId: USERS.admin, issueId: 1001, location: located(location), expected: { versions: [], any: true } });
+    expect(any.saved).toBe(false);
   });
 });
 
@@ -149,8 +180,8 @@ describe('in-issue text search', () => {
       expect(hit.queryWords).toEqual(['Atlas']);
       expect(hit.snippet).toMatch(/<mark>atlas<\/mark>/i);
     }
-    const session = body(await stack.client.createReaderSession({ tenantId: 1, userId: USERS.ana, issueId: 1001, preview: false }));
-    const epub = Buffer.from(await (await fetch(session.file_url)).arrayBuffer());
+    const session = contentOf(await stack.client.createReaderSession({ tenantId: 1, userId: USERS.ana, issueId: 1001, preview: false }));
+    const epub = Buffer.from(await (await fetch(session.epub!.fileUrl!)).arrayBuffer());
     for (const hit of hits) {
       const { text } = await textAtCfi(epub, hit.location);
       expect(text.toLowerCase()).toBe('atlas');
@@ -242,7 +273,7 @@ describe('account deletion', () => {
     const userId = USERS.elena;
     const token = await open(userId, 1003);
     await save(userId, 1, 1003, { currentSeek: 2, currentTrack: 0 });
-    await stack.client.updateUserReaderSettings({ userId, requestJson: JSON.stringify({ userReaderSettings: { theme: 'dark', epub: { zoom: null, layout: null }, pdf: { layout: null } } }) });
+    await stack.client.updateUserReaderSettings({ userId, settings: { theme: 'dark', epub: {}, pdf: {} } });
     const others = await open(USERS.bruno, 1003);
 
     const connection = await amqp.connect(testInfra().amqpUrl);
@@ -261,9 +292,9 @@ describe('account deletion', () => {
       what: 'positions erased',
     });
     await expect(stack.client.verifyReaderToken({ readerToken: token })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
-    const settings = body(await stack.client.getReaderSettings({ tenantId: 1, userId, issueId: 1003 }));
-    expect(settings.settings.user).toEqual({ pdf: { layout: null }, epub: { zoom: null, layout: null }, theme: null });
-    expect(settings.issue.user.last_location).toBeNull();
+    const { settings } = await stack.client.getReaderSettings({ tenantId: 1, userId, issueId: 1003 });
+    expect(settings?.user).toEqual({ epub: {}, pdf: {} });
+    expect(settings?.issue?.lastLocation).toBeUndefined();
     expect(await stack.db.collection('reader_sessions').countDocuments({ user_id: userId })).toBe(0);
     // Other users keep theirs.
     expect((await stack.client.verifyReaderToken({ readerToken: others })).context?.userId).toBe(USERS.bruno);

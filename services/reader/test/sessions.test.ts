@@ -4,10 +4,11 @@
 import { EPub } from 'epub2';
 import { parseBuffer } from 'music-metadata';
 import { checkHealth } from '@folio/grpc';
+import type { reader } from '@folio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_NAME } from '../src/app.js';
 import { MediaUrls } from '../src/media/signing.js';
-import { body, startReaderStack, USERS, type ReaderStack } from './support/stack.js';
+import { contentOf, startReaderStack, USERS, type ReaderStack } from './support/stack.js';
 
 let stack: ReaderStack;
 // Signed URLs live 10 years here, so the end of a grant (2031) is what limits them.
@@ -46,25 +47,25 @@ describe('service', () => {
 });
 
 describe('reader session by content type', () => {
-  it('when ana opens her purchased EPUB, then the response has file_url, spine and total_words and the other keys null', async () => {
+  it('when ana opens her purchased EPUB, then the content is EPUB only: file_url, spine and total_words', async () => {
     const response = await open(USERS.ana, 1001);
-    const session = body(response);
-    expect(Object.keys(session)).toEqual(['token', 'cover', 'table_of_contents', 'custom_preview', 'file_url', 'files_urls', 'files_info', 'articles', 'spine', 'total_words', 'tracks']);
-    expect(session.token).toBe(response.readerToken);
-    expect(session).toMatchObject({ custom_preview: false, files_urls: null, files_info: null, articles: null, tracks: null });
-    expect(session.spine).toEqual([
+    const session = contentOf(response);
+    expect(response.readerToken).toEqual(expect.any(String));
+    expect(session).toMatchObject({ customPreview: false, pdf: undefined, audio: undefined });
+    const epubContent = session.epub!;
+    expect(epubContent.spine).toEqual([
       { href: 'text/chapter-1.xhtml', idref: 'chapter-1' },
       { href: 'text/chapter-2.xhtml', idref: 'chapter-2' },
       { href: 'text/chapter-3.xhtml', idref: 'chapter-3' },
     ]);
-    expect(session.table_of_contents).toEqual([
+    expect(session.tableOfContents).toEqual([
       { title: 'Chapter 1: The Lamp', href: 'text/chapter-1.xhtml' },
       { title: 'Chapter 2: The Atlas', href: 'text/chapter-2.xhtml' },
       { title: 'Chapter 3: The Compass', href: 'text/chapter-3.xhtml' },
     ]);
-    expect(session.total_words).toBeGreaterThan(200);
+    expect(epubContent.totalWords).toBeGreaterThan(200);
 
-    const file = await fetchBuffer(session.file_url);
+    const file = await fetchBuffer(epubContent.fileUrl!);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('application/epub+zip');
     const epub = await parseEpub(file.data);
@@ -77,32 +78,34 @@ describe('reader session by content type', () => {
     expect(cover.data.toString()).toContain('Lighthouse Keeper');
   });
 
-  it('when bruno opens the PDF he was given, then files_urls, files_info, articles and a {title, page} contents are set', async () => {
-    const session = body(await open(USERS.bruno, 1007));
-    expect(session).toMatchObject({ file_url: null, spine: null, total_words: null, tracks: null, articles: [], custom_preview: false });
-    expect(session.files_urls).toHaveLength(2);
-    expect(session.files_info).toEqual([
+  it('when bruno opens the PDF he was given, then the content is PDF only: page URLs, page sizes and a {title, page} contents', async () => {
+    const session = contentOf(await open(USERS.bruno, 1007));
+    expect(session).toMatchObject({ epub: undefined, audio: undefined, customPreview: false });
+    const pdf = session.pdf!;
+    expect(pdf.filesUrls?.urls).toHaveLength(2);
+    expect(pdf.filesInfo).toEqual([
       { width: 600, height: expect.any(Number) },
       { width: 600, height: expect.any(Number) },
     ]);
-    expect(session.files_info[0].height).toBeGreaterThan(800);
-    expect(session.table_of_contents).toEqual([
+    expect(pdf.filesInfo[0]!.height).toBeGreaterThan(800);
+    expect(session.tableOfContents).toEqual([
       { title: 'Harbor Monthly, March issue', page: 1 },
       { title: 'Interview', page: 2 },
     ]);
-    const page = await fetchBuffer(session.files_urls[1]);
+    const page = await fetchBuffer(pdf.filesUrls!.urls[1]!);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('image/png');
     expect(page.data.readUInt32BE(16)).toBe(600);
   });
 
   it('when an audiobook is opened, then tracks carry title, url and whole-second durations read from the files', async () => {
-    const session = body(await open(USERS.bruno, 1003));
-    expect(session).toMatchObject({ file_url: null, files_urls: null, files_info: null, articles: null, spine: null, total_words: null });
-    expect(session.tracks.map((t: { title: string }) => t.title)).toEqual(['Track one: the harbour at dawn', 'Track two: the night ferry']);
-    for (const track of session.tracks) {
+    const session = contentOf(await open(USERS.bruno, 1003));
+    expect(session).toMatchObject({ epub: undefined, pdf: undefined });
+    const tracks = session.audio!.tracks;
+    expect(tracks.map((t) => t.title)).toEqual(['Track one: the harbour at dawn', 'Track two: the night ferry']);
+    for (const track of tracks) {
       expect(Number.isInteger(track.duration)).toBe(true);
-      const file = await fetchBuffer(track.url);
+      const file = await fetchBuffer(track.url!);
       expect(file.headers.get('content-type')).toBe('audio/mpeg');
       const metadata = await parseBuffer(file.data, { mimeType: 'audio/mpeg' }, { duration: true });
       expect(Math.round(metadata.format.duration!)).toBe(track.duration);
@@ -129,7 +132,7 @@ describe('access and reader-tokens', () => {
     const first = await open(USERS.ana, 1001);
     const again = await open(USERS.ana, 1001, 1, { resumeReaderToken: first.readerToken });
     expect(again.sessionId).toBe(first.sessionId);
-    expect(body(again).token).toBe(first.readerToken);
+    expect(again.readerToken).toBe(first.readerToken);
 
     const brunos = await open(USERS.bruno, 1001);
     await expect(open(USERS.ana, 1001, 1, { resumeReaderToken: brunos.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
@@ -154,21 +157,21 @@ describe('access and reader-tokens', () => {
 
 describe('preview sessions', () => {
   it('when a user without access asks a PDF preview, then only the first ceil(pages x 10%) pages come', async () => {
-    const session = body(await open(USERS.bruno, 1002, 1, { preview: true }));
-    expect(session.custom_preview).toBe(true);
-    expect(session.files_urls).toHaveLength(1);
-    expect(session.files_info).toHaveLength(1);
-    expect(session.table_of_contents.every((entry: { page: number }) => entry.page === 1)).toBe(true);
+    const session = contentOf(await open(USERS.bruno, 1002, 1, { preview: true }));
+    expect(session.customPreview).toBe(true);
+    expect(session.pdf?.filesUrls?.urls).toHaveLength(1);
+    expect(session.pdf?.filesInfo).toHaveLength(1);
+    expect(session.tableOfContents.every((entry) => entry.page === 1)).toBe(true);
   });
 
   it('when an EPUB preview is opened, then spine, words and the served file hold only the preview chapters', async () => {
-    const session = body(await open(USERS.bruno, 2001, 2, { preview: true }));
-    expect(session.custom_preview).toBe(true);
-    expect(session.spine).toEqual([{ href: 'text/chapter-1.xhtml', idref: 'chapter-1' }]);
-    expect(session.table_of_contents).toEqual([{ title: 'Capítulo 1', href: 'text/chapter-1.xhtml' }]);
-    const full = body(await open(USERS.ana, 2001, 2));
-    expect(session.total_words).toBeLessThan(full.total_words);
-    const epub = await parseEpub((await fetchBuffer(session.file_url)).data);
+    const session = contentOf(await open(USERS.bruno, 2001, 2, { preview: true }));
+    expect(session.customPreview).toBe(true);
+    expect(session.epub?.spine).toEqual([{ href: 'text/chapter-1.xhtml', idref: 'chapter-1' }]);
+    expect(session.tableOfContents).toEqual([{ title: 'Capítulo 1', href: 'text/chapter-1.xhtml' }]);
+    const full = contentOf(await open(USERS.ana, 2001, 2));
+    expect(session.epub!.totalWords).toBeLessThan(full.epub!.totalWords);
+    const epub = await parseEpub((await fetchBuffer(session.epub!.fileUrl!)).data);
     expect(epub.flow.map((c) => c.id)).toEqual(['chapter-1']);
     expect(epub.text.join(' ')).not.toContain('Julieta');
   });
@@ -176,29 +179,29 @@ describe('preview sessions', () => {
 
 describe('v1 sessions: settings token exchange', () => {
   it('when the settings token is exchanged at the store, then a session with its id comes back and can be read and deleted', async () => {
-    const settings = body((await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 })) as { bodyJson: string });
-    const exchanged = await stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings.token, reader: 'web', engineHost: 'proxied' });
-    const session = body(exchanged);
-    expect(session.id).toBe(exchanged.publicId);
-    expect(session.token).toBe(exchanged.readerToken);
-    expect(session.spine).toHaveLength(3);
+    const { settings } = await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 });
+    const exchanged = await stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings!.token, reader: 'web', engineHost: 'proxied' });
+    expect(exchanged.publicId).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(contentOf(exchanged).epub?.spine).toHaveLength(3);
     expect((await stack.client.verifyReaderToken({ readerToken: exchanged.readerToken, expectedTenantId: 1 })).context?.userId).toBe(USERS.ana);
 
-    const stored = body(await stack.client.getReaderSession({ storeTenantId: 1, publicId: exchanged.publicId }));
-    expect(stored).toMatchObject({ id: exchanged.publicId, tenant_id: 1, user_id: USERS.ana, issue_id: 1001, preview: false, api: 'v1', reader: 'web', engine_host: 'proxied', token: null, file_url: null, spine: session.spine });
-    expect(Date.parse(stored.created_at)).toBeGreaterThan(Date.now() - 60_000);
+    // The stored record discloses no credential: no token, no signed URL.
+    const { session: stored } = await stack.client.getReaderSession({ storeTenantId: 1, publicId: exchanged.publicId });
+    expect(stored).toMatchObject({ id: exchanged.publicId, tenantId: 1, userId: USERS.ana, issueId: 1001, preview: false, api: 'v1', reader: 'web', engineHost: 'proxied' });
+    expect(stored!.content?.epub).toEqual({ fileUrl: undefined, spine: contentOf(exchanged).epub!.spine, totalWords: contentOf(exchanged).epub!.totalWords });
+    expect(Date.parse(stored!.createdAt)).toBeGreaterThan(Date.now() - 60_000);
     await expect(stack.client.getReaderSession({ storeTenantId: 2, publicId: exchanged.publicId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
-    const deleted = body(await stack.client.deleteReaderSession({ storeTenantId: 1, publicId: exchanged.publicId }));
-    expect(deleted.id).toBe(exchanged.publicId);
+    const { session: deleted } = await stack.client.deleteReaderSession({ storeTenantId: 1, publicId: exchanged.publicId });
+    expect(deleted?.id).toBe(exchanged.publicId);
     await expect(stack.client.getReaderSession({ storeTenantId: 1, publicId: exchanged.publicId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(stack.client.deleteReaderSession({ storeTenantId: 1, publicId: exchanged.publicId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(stack.client.verifyReaderToken({ readerToken: exchanged.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
   });
 
   it('when sessions are exchanged, then their ids are 128 random bits, and the sequential internal id addresses nothing', async () => {
-    const settings = body((await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 })) as { bodyJson: string });
-    const first = await stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings.token });
+    const { settings } = await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 });
+    const first = await stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings!.token });
     const other = await open(USERS.ana, 1001, 1);
     for (const publicId of [first.publicId, other.publicId]) expect(publicId).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(first.publicId).not.toBe(other.publicId);
@@ -206,28 +209,28 @@ describe('v1 sessions: settings token exchange', () => {
       await expect(stack.client.getReaderSession({ storeTenantId: 1, publicId: guess })).rejects.toMatchObject({ code: 'NOT_FOUND' });
       await expect(stack.client.deleteReaderSession({ storeTenantId: 1, publicId: guess })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     }
-    expect(body(await stack.client.getReaderSession({ storeTenantId: 1, publicId: first.publicId })).id).toBe(first.publicId);
+    expect((await stack.client.getReaderSession({ storeTenantId: 1, publicId: first.publicId })).session?.id).toBe(first.publicId);
   });
 
   it('when the store is another tenant, or the token is a reader-token or garbage, then the exchange is PERMISSION_DENIED', async () => {
-    const settings = body(await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 }));
-    await expect(stack.client.exchangeSessionToken({ storeTenantId: 2, token: settings.token })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    const { settings } = await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 });
+    await expect(stack.client.exchangeSessionToken({ storeTenantId: 2, token: settings!.token })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
     const readerToken = (await open(USERS.ana, 1001)).readerToken;
     await expect(stack.client.exchangeSessionToken({ storeTenantId: 1, token: readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
     await expect(stack.client.exchangeSessionToken({ storeTenantId: 1, token: 'garbage' })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
   });
 
   it('when the user has no access, then the settings say preview and the exchange opens a preview session', async () => {
-    const settings = body(await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.bruno, issueId: 1002 }));
-    expect(settings.settings.tenant.preview).toBe(true);
-    const session = body(await stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings.token }));
-    expect(session.custom_preview).toBe(true);
-    expect(session.files_urls).toHaveLength(1);
+    const { settings } = await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.bruno, issueId: 1002 });
+    expect(settings!.tenant?.preview).toBe(true);
+    const session = contentOf(await stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings!.token }));
+    expect(session.customPreview).toBe(true);
+    expect(session.pdf?.filesUrls?.urls).toHaveLength(1);
   });
 
   it('when the user has no access and the exchange asks for preview false, then PERMISSION_DENIED instead of a preview', async () => {
-    const settings = body(await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.bruno, issueId: 1002 }));
-    await expect(stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings.token, preview: false })).rejects.toMatchObject({
+    const { settings } = await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.bruno, issueId: 1002 });
+    await expect(stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings!.token, preview: false })).rejects.toMatchObject({
       code: 'PERMISSION_DENIED',
     });
   });
@@ -235,67 +238,71 @@ describe('v1 sessions: settings token exchange', () => {
 
 describe('reader settings', () => {
   it('when settings are read, then every field of the spec is there with tenant defaults and empty user settings', async () => {
-    const settings = body(await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.bruno, issueId: 1001, lang: 'es', location: 'epubcfi(/6/2!/4/2)' }));
-    expect(Object.keys(settings)).toEqual(['token', 'tracker_track_token', 'features', 'settings', 'issue', 'engine_url', 'engine_url_proxied']);
+    const response = await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.bruno, issueId: 1001, lang: 'es', location: 'epubcfi(/6/2!/4/2)' });
+    const settings = response.settings!;
+    expect(response.positionVersion).toBeUndefined();
     expect(typeof settings.token).toBe('string');
-    expect(settings.tracker_track_token).toMatch(/^[A-Za-z0-9_-]{20,}$/);
-    expect(settings.features).toEqual({ tts: true, search: true, concurrency_limit: false, chinese_voice: false });
-    expect(settings.settings.tenant).toEqual({
+    expect(settings.trackerTrackToken).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    expect(settings.features).toEqual({ tts: true, search: true, concurrencyLimit: false, chineseVoice: false });
+    expect(settings.tenant).toEqual({
       lang: 'es',
-      reader_token_session_url: 'http://northwind.localhost:8080/api/v1/sessions',
-      exit_url: 'https://northwind.localhost/library',
-      reader: { pdf: { layout: 'single' }, tts: true, theme: 'light', extras: [], customStyles: null },
+      readerTokenSessionUrl: 'http://northwind.localhost:8080/api/v1/sessions',
+      exitUrl: 'https://northwind.localhost/library',
+      reader: { pdfLayout: 'single', tts: true, theme: 'light', extras: [], customStyles: undefined },
       preview: false,
     });
-    expect(settings.settings.user).toEqual({ pdf: { layout: null }, epub: { zoom: null, layout: null }, theme: null });
+    expect(settings.user).toEqual({ theme: undefined, epub: { zoom: undefined, layout: undefined }, pdf: { layout: undefined } });
     expect(settings.issue).toEqual({
       name: "The Lighthouse Keeper's Atlas",
       description: 'A lighthouse keeper inherits an atlas of coastlines that do not exist.',
-      file_type: 'epub',
+      fileType: 'epub',
       tags: { author: ['Mara Ellison'], keyword: ['lighthouse', 'atlas', 'sea'], edition: ['first'] },
-      issue_url: 'http://northwind.localhost:8080/issues/1001',
-      issue_full_url: 'http://northwind.localhost:8080/issues/1001/the-lighthouse-keepers-atlas',
-      issue_tenant_id: 1,
-      publication_date: '2026-03-02 09:00:00',
-      user: { issue_is_favorite: false, last_location: null },
-      twitter_user: 'northwindreader',
+      issueUrl: 'http://northwind.localhost:8080/issues/1001',
+      issueFullUrl: 'http://northwind.localhost:8080/issues/1001/the-lighthouse-keepers-atlas',
+      issueTenantId: 1,
+      publicationDate: '2026-03-02 09:00:00',
+      issueIsFavorite: false,
+      lastLocation: undefined,
+      twitterUser: 'northwindreader',
     });
-    expect(settings.engine_url).toContain('issue_id=1001');
-    expect(settings.engine_url).toContain('lang=es');
-    expect(new URL(settings.engine_url_proxied).searchParams.get('location')).toBe('epubcfi(/6/2!/4/2)');
+    expect(settings.engineUrl).toContain('issue_id=1001');
+    expect(settings.engineUrl).toContain('lang=es');
+    expect(new URL(settings.engineUrlProxied).searchParams.get('location')).toBe('epubcfi(/6/2!/4/2)');
   });
 
   it('when the user saved settings, a position and a favorite, then the settings response shows them', async () => {
-    const saved = { userReaderSettings: { theme: 'dark', epub: { zoom: 120, layout: 'scroll' }, pdf: { layout: 'double' } } };
-    expect(body(await stack.client.updateUserReaderSettings({ userId: USERS.dario, requestJson: JSON.stringify(saved) }))).toEqual({ user_reader_settings: saved.userReaderSettings });
-    await stack.client.saveLastLocation({ tenantId: 6, userId: USERS.dario, issueId: 6001, requestJson: JSON.stringify({ lastLocation: { page: 2 } }) });
+    const saved = { theme: 'dark', epub: { zoom: 120, layout: 'scroll' }, pdf: { layout: 'double' } };
+    expect((await stack.client.updateUserReaderSettings({ userId: USERS.dario, settings: saved })).settings).toEqual(saved);
+    const position = await stack.client.saveLastLocation({ tenantId: 6, userId: USERS.dario, issueId: 6001, location: { pdf: { page: 2 } }, expected: undefined });
     stack.peers.favorites.add(`${USERS.dario}:6001`);
-    const settings = body(await stack.client.getReaderSettings({ tenantId: 6, userId: USERS.dario, issueId: 6001 }));
-    expect(settings.settings.user).toEqual({ pdf: { layout: 'double' }, epub: { zoom: 120, layout: 'scroll' }, theme: 'dark' });
-    expect(settings.issue.user).toEqual({ issue_is_favorite: true, last_location: { page: 2 } });
-    expect(settings.issue.file_type).toBe('pdf');
+    const response = await stack.client.getReaderSettings({ tenantId: 6, userId: USERS.dario, issueId: 6001 });
+    expect(response.settings?.user).toEqual(saved);
+    expect(response.settings?.issue).toMatchObject({ issueIsFavorite: true, lastLocation: { pdf: { page: 2 } }, fileType: 'pdf' });
+    expect(response.positionVersion).toBe(position.version);
   });
 
-  it('when user settings miss a key or have a wrong type, then INVALID_ARGUMENT names the fields', async () => {
-    const update = (value: unknown) => stack.client.updateUserReaderSettings({ userId: USERS.dario, requestJson: JSON.stringify(value) });
-    await expect(update({ userReaderSettings: { theme: 'dark', epub: { zoom: 1, layout: null } } })).rejects.toMatchObject({
+  it('when user settings break a rule (layout, zoom, length), then INVALID_ARGUMENT names the fields as the HTTP body does', async () => {
+    const update = (settings: reader.UserReaderSettings) => stack.client.updateUserReaderSettings({ userId: USERS.dario, settings });
+    await expect(update({ theme: '', epub: { zoom: 0, layout: 'x'.repeat(33) }, pdf: { layout: 'triple' } })).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
-      details: { fieldErrors: { 'userReaderSettings.pdf': ['is required'] } },
+      details: {
+        fieldErrors: {
+          'userReaderSettings.theme': expect.any(Array),
+          'userReaderSettings.epub.zoom': expect.any(Array),
+          'userReaderSettings.epub.layout': expect.any(Array),
+          'userReaderSettings.pdf.layout': expect.any(Array),
+        },
+      },
     });
-    await expect(update({ userReaderSettings: { theme: 3, epub: { zoom: 'big', layout: null }, pdf: { layout: 'triple' } } })).rejects.toMatchObject({
-      code: 'INVALID_ARGUMENT',
-      details: { fieldErrors: { 'userReaderSettings.theme': expect.any(Array), 'userReaderSettings.epub.zoom': expect.any(Array), 'userReaderSettings.pdf.layout': expect.any(Array) } },
-    });
-    await expect(update({})).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect(stack.client.updateUserReaderSettings({ userId: 1, requestJson: '{not json' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    const nulls = { userReaderSettings: { theme: null, epub: { zoom: null, layout: null }, pdf: { layout: null } } };
-    expect(body(await update(nulls))).toEqual({ user_reader_settings: nulls.userReaderSettings });
+    await expect(update({ theme: 'dark', epub: { zoom: 1001 }, pdf: {} })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    // Unset is null: the settings are cleared.
+    expect((await update({ theme: undefined, epub: {}, pdf: {} })).settings).toEqual({ epub: {}, pdf: {} });
   });
 
   it('when a reader-token of another user is sent with the settings request, then it is PERMISSION_DENIED', async () => {
     const anas = await open(USERS.ana, 1001);
     await expect(stack.client.getReaderSettings({ tenantId: 1, userId: USERS.bruno, issueId: 1001, readerToken: anas.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
-    const mine = body(await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001, readerToken: anas.readerToken }));
+    const mine = (await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001, readerToken: anas.readerToken })).settings!;
     // The exchange resumes the session the reader-token belongs to.
     expect((await stack.client.exchangeSessionToken({ storeTenantId: 1, token: mine.token })).sessionId).toBe(anas.sessionId);
   });
@@ -303,52 +310,42 @@ describe('reader settings', () => {
 
 describe('download record', () => {
   it("when ana downloads her gift, then every field is there and URLs expire with the grant (2031-06-30 23:59:59)", async () => {
-    const record = body(await stack.client.getDownload({ tenantId: 1, userId: USERS.ana, issueId: 1009 }));
-    expect(Object.keys(record).sort()).toEqual(
-      [
-        'id', 'name', 'description', 'slug', 'published_at', 'table_of_contents', 'user_can_read', 'file_type', 'reader_url', 'cover', 'thumbnail', 'url',
-        'file_url', 'packed_file_url', 'tracks', 'files_urls', 'articles', 'payment_links', 'prices', 'author', 'pages', 'number_of_pages', 'external_id',
-        'private_material', 'access_expires_at', 'require_login', 'free',
-      ].sort(),
-    );
+    const record = (await stack.client.getDownload({ tenantId: 1, userId: USERS.ana, issueId: 1009 })).download!;
     expect(record).toMatchObject({
       id: 1009,
       name: 'Night Ferry',
       slug: expect.any(String),
-      user_can_read: true,
-      file_type: 'epub',
-      tracks: null,
-      files_urls: null,
-      articles: [],
-      payment_links: null,
+      userCanRead: true,
+      fileType: 'epub',
+      audio: undefined,
+      pageUrls: undefined,
       prices: { USD: 3.99 },
       author: expect.any(String),
-      pages: null,
-      number_of_pages: 60,
-      private_material: null,
-      access_expires_at: '2031-06-30 23:59:59',
-      require_login: 1,
+      numberOfPages: 60,
+      accessExpiresAt: '2031-06-30 23:59:59',
+      requireLogin: true,
       free: false,
-      published_at: { timestamp: expect.any(Number), date: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/), timezone: 'UTC' },
+      publishedTimestamp: expect.any(Number),
+      publishedDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
     });
-    expect(record.table_of_contents).toEqual([
+    expect(record.tableOfContents).toEqual([
       { title: 'Departure', href: 'text/chapter-1.xhtml' },
       { title: 'Arrival', href: 'text/chapter-2.xhtml' },
     ]);
     const grantEnd = Date.parse('2031-06-30T23:59:59Z') / 1000;
-    for (const url of [record.file_url, record.packed_file_url]) expect(Number(new URL(url).searchParams.get('exp'))).toBe(grantEnd);
-    expect((await fetchBuffer(record.packed_file_url)).status).toBe(200);
+    expect(Number(new URL(record.epubUrl!).searchParams.get('exp'))).toBe(grantEnd);
+    expect((await fetchBuffer(record.epubUrl!)).status).toBe(200);
     expect((await fetchBuffer(record.thumbnail)).status).toBe(200);
   });
 
   it('when a PDF or an audiobook is downloaded, then files_urls or tracks hold the files', async () => {
-    const pdf = body(await stack.client.getDownload({ tenantId: 1, userId: USERS.bruno, issueId: 1007 }));
-    expect(pdf).toMatchObject({ file_type: 'pdf', file_url: null, packed_file_url: null, tracks: null, number_of_pages: 2, access_expires_at: null, prices: {} });
-    expect(pdf.files_urls).toHaveLength(2);
-    const audio = body(await stack.client.getDownload({ tenantId: 1, userId: USERS.bruno, issueId: 1003 }));
-    expect(audio).toMatchObject({ file_type: 'audio', file_url: null, files_urls: null, number_of_pages: null, free: true, require_login: 0 });
-    expect(audio.tracks).toHaveLength(2);
-    expect(audio.tracks[0]).toEqual({ title: 'Track one: the harbour at dawn', url: expect.stringContaining('/tracks/01.mp3?exp='), duration: expect.any(Number) });
+    const pdf = (await stack.client.getDownload({ tenantId: 1, userId: USERS.bruno, issueId: 1007 })).download!;
+    expect(pdf).toMatchObject({ fileType: 'pdf', epubUrl: undefined, audio: undefined, numberOfPages: 2, accessExpiresAt: undefined, prices: {} });
+    expect(pdf.pageUrls?.urls).toHaveLength(2);
+    const audio = (await stack.client.getDownload({ tenantId: 1, userId: USERS.bruno, issueId: 1003 })).download!;
+    expect(audio).toMatchObject({ fileType: 'audio', epubUrl: undefined, pageUrls: undefined, numberOfPages: undefined, free: true, requireLogin: false });
+    expect(audio.audio?.tracks).toHaveLength(2);
+    expect(audio.audio?.tracks[0]).toEqual({ title: 'Track one: the harbour at dawn', url: expect.stringContaining('/tracks/01.mp3?exp='), duration: expect.any(Number) });
   });
 
   it('when the user has no access, then the download is PERMISSION_DENIED', async () => {
@@ -360,8 +357,8 @@ describe('media server', () => {
   const urls = () => new MediaUrls(stack.config.MEDIA_PUBLIC_BASE_URL, stack.config.MEDIA_SIGNING_KEY, 60);
 
   it('when a signature is missing, tampered, for another file or expired, then it answers 403', async () => {
-    const session = body(await open(USERS.bruno, 1003));
-    const url = new URL(session.tracks[0].url);
+    const session = contentOf(await open(USERS.bruno, 1003));
+    const url = new URL(session.audio!.tracks[0]!.url!);
     const bare = `${url.origin}${url.pathname}`;
     expect((await fetch(bare)).status).toBe(403);
     expect((await fetch(`${bare}?exp=${url.searchParams.get('exp')}&sig=${'A'.repeat(43)}`)).status).toBe(403);

@@ -3,8 +3,8 @@
 // that passed all of them:
 //   admission (one Redis round trip: global limit, route limit, session key;
 //   token verification alongside) → body parsing → store Host → route limit →
-//   access token and session → tenant mode → reader-token →
-//   headers/params/query/body validation → handler.
+//   access token and session → tenant mode → reader-token presence →
+//   headers/params/query/body validation → reader-token verified (its scope) → handler.
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { permissionDenied } from '@folio/errors';
@@ -13,12 +13,14 @@ import { authenticate } from './auth.js';
 import { stateOf } from './context.js';
 import { httpError, VALIDATION_MESSAGE } from './errors.js';
 import { appTenantOf, clientHeadersOf, HEADER } from './headers.js';
+import { verifyReaderToken } from './reader-token.js';
 import { admissionGate, type GateDeps } from './request-gate.js';
 import {
   expressPath,
   requiresJwt,
   requiresReaderToken,
   type AuthUser,
+  type ReaderScope,
   type Reply,
   type Route,
   type RouteContext,
@@ -64,7 +66,6 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
   }
 
   const readerToken = req.get(HEADER.readerToken)?.trim() || undefined;
-  // The token itself is verified by the reader service; here only its presence.
   if (requiresReaderToken(route.auth) && !readerToken) throw permissionDenied('The reader-token header is missing.');
 
   const errors: FieldErrors = {};
@@ -80,6 +81,13 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
   if (Object.keys(errors).length > 0) {
     const status = route.invalidStatus ?? 422;
     throw httpError(status, status === 400 ? 'Bad request.' : VALIDATION_MESSAGE, errors);
+  }
+
+  // Verified once here, after the cheap checks, like the JWT: handlers get the scope, never the raw token to check.
+  let readerScope: ReaderScope | undefined;
+  if (requiresReaderToken(route.auth)) {
+    if (!tenant) throw new Error(`${route.path}: a reader-token route without a tenant`);
+    readerScope = await verifyReaderToken(deps.services, readerToken, tenant.id, user?.id);
   }
 
   const headers = clientHeadersOf(req);
@@ -98,6 +106,10 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
     appTenantId,
     ...headers,
     readerToken,
+    get readerScope(): ReaderScope {
+      if (!readerScope) throw new Error(`${route.path}: handler asked for a reader scope on a route without a reader-token`);
+      return readerScope;
+    },
     clientIp: state.clientIp,
     requestId: state.context.requestId,
     services: deps.services,

@@ -17,8 +17,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
  * - `jwt`: Authorization: Bearer access token, verified and session-checked.
  * - `jwt-query`: the access token in the `token` query parameter (purchase redirect, opened in a browser).
- * - `reader-token`: the `reader-token` header (v1 reader API).
- * - `jwt+reader-token`: both (v2 notes, text search, integrations).
+ * - `reader-token`: the `reader-token` header (v1 reader API), verified for the route's tenant.
+ * - `jwt+reader-token`: both (v2 notes, text search, integrations); the reader-token must be the user's.
  * - `none`: public.
  */
 export type AuthKind = 'jwt' | 'jwt-query' | 'reader-token' | 'jwt+reader-token' | 'none';
@@ -32,7 +32,7 @@ export type AuthKind = 'jwt' | 'jwt-query' | 'reader-token' | 'jwt+reader-token'
 export type TenantMode = 'single' | 'multi' | 'store' | 'none';
 
 /** Optional headers a route reads, documented and (where strict) validated. */
-export type HeaderUse = 'app-tenant' | 'app-version' | 'optional-reader-token';
+export type HeaderUse = 'app-tenant' | 'app-version' | 'optional-reader-token' | 'if-match';
 
 export interface ResponseDoc {
   description: string;
@@ -53,6 +53,17 @@ export interface AuthUser {
 }
 
 export type Tenant = identity.Tenant;
+
+/** The reader session a verified reader-token stands for (http/reader-token.ts). */
+export interface ReaderScope {
+  tenantId: number;
+  userId: number;
+  issueId: number;
+  /** The session shows only the tenant's preview share. */
+  preview: boolean;
+  /** The token itself: notes and integrations derive the session's text key from it. */
+  readerToken: string;
+}
 
 /** What handlers call: each service's client (deadline + breaker), plus the tenant cache. */
 export interface Services {
@@ -78,7 +89,10 @@ export interface RouteContext<P, Q, B> {
   lang: Lang;
   appBaseVersion: AppVersion | undefined;
   appVersion: string | undefined;
+  /** The `reader-token` header as sent (routes that resume a session with it pass it on). */
   readerToken: string | undefined;
+  /** The verified reader-token's scope; only on routes with a reader-token auth kind. */
+  readonly readerScope: ReaderScope;
   clientIp: string;
   requestId: string;
   services: Services;

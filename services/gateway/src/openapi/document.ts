@@ -51,6 +51,13 @@ const PARAMETERS = {
     description: 'Reader session token of downloaded content (resume).',
     schema: { type: 'string' },
   },
+  IfMatch: {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description: 'Save only over this version (an ETag of an earlier answer, or `*` for any stored one); a stale one: 412 with the current state.',
+    schema: { type: 'string' },
+  },
   RequestId: {
     name: 'X-Request-Id',
     in: 'header',
@@ -84,6 +91,7 @@ function parametersOf(route: Route) {
   if (route.uses?.includes('app-tenant')) parameters.push(ref('CustomAppTenantId'));
   if (route.uses?.includes('app-version')) parameters.push(ref('AppVersion'));
   if (route.uses?.includes('optional-reader-token')) parameters.push(ref('OptionalReaderToken'));
+  if (route.uses?.includes('if-match')) parameters.push(ref('IfMatch'));
   return parameters;
 }
 

@@ -1,7 +1,7 @@
 // Offline download of an issue.
 import { route } from '../http/route.js';
 import { DownloadRecord, issueIdParams } from './schemas.js';
-import { readerBody } from './wire.js';
+import { downloadToWire } from './reader-wire.js';
 
 export const contentRoutes = [
   route({
@@ -19,7 +19,7 @@ export const contentRoutes = [
     errors: { 403: 'No access to the issue', 404: 'Unknown issue', 422: 'Physical issue: nothing to download' },
     handler: async ({ params, user, tenant, services }) => {
       const response = await services.reader.getDownload({ tenantId: tenant.id, userId: user.id, issueId: params.issue_id });
-      return { status: 200, body: readerBody(response.bodyJson, 'GetDownload') };
+      return { status: 200, body: downloadToWire(response.download) };
     },
   }),
 ];

@@ -8,7 +8,6 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { integrations } from '@folio/proto';
 import { route, type Route, type RouteContext } from '../http/route.js';
-import { verifyReaderScope } from './notes.js';
 import { AiActions, AiResult, TranslateResponse } from './schemas.js';
 
 type Version = 'v1' | 'v2';
@@ -46,11 +45,10 @@ function placement(version: Version, path: string): { path: string; tag: string;
     : { path: `/api/v1/integrations/${path}`, tag: 'Reader API v1', auth: 'reader-token', tenant: 'store' };
 }
 
-/** Who calls and how their text is to be read: the reader-token's scope plus the tenant's settings. */
+/** Who calls and how their text is to be read: the reader-token's scope (verified by the pipeline) plus the tenant's settings. */
 async function callerOf(version: Version, context: RouteContext<unknown, unknown, unknown>): Promise<integrations.Caller> {
   // `context.user` exists on v2 routes only (v1 has no JWT): read it there only.
-  const { readerToken, tenant, lang: appLang, services, req } = context;
-  const scope = await verifyReaderScope(services, readerToken, tenant.id, version === 'v2' ? context.user.id : undefined);
+  const { readerScope: scope, tenant, lang: appLang, req } = context;
   return {
     tenantId: scope.tenantId,
     userId: scope.userId,

@@ -1,39 +1,16 @@
 // Highlights and annotations (v2): scoped by the reader session to tenant, user and issue.
-// The reader service verifies the reader-token (VerifyReaderToken) and names
-// the scope; the notes service answers notes already rendered for the API
+// The pipeline verifies the reader-token (http/reader-token.ts) and hands the
+// handlers its scope; the notes service answers notes already rendered for the API
 // version, `totalText` encrypted with the key derived from the reader-token.
 import { z } from 'zod';
-import { permissionDenied } from '@folio/errors';
 import { notes } from '@folio/proto';
-import { route, type Services } from '../http/route.js';
+import { route } from '../http/route.js';
 import { id, NoteV2, noteCreateBodyV2, updateNoteBody } from './schemas.js';
 import { annotationChangeOf, noteDraftOf, noteToWire } from './wire.js';
 
 const V2 = notes.ApiVersion.API_VERSION_V2;
 const noteParams = z.object({ note_id: id('Note id') });
 const notOwned = { 403: 'The note belongs to another user' };
-const TOKEN_REFUSED = 'The reader-token is missing, invalid or expired.';
-
-/**
- * The reader session a reader-token stands for, verified by the reader
- * service for `expectedTenantId` (X-Svc-Tenant-Id in v2, the store in v1).
- * On v2 routes the token must also belong to the user of the access token.
- * Any failure is 403.
- */
-export async function verifyReaderScope(
-  services: Services,
-  readerToken: string | undefined,
-  expectedTenantId: number,
-  jwtUserId?: number,
-): Promise<notes.ReaderScope & { preview: boolean }> {
-  if (!readerToken) throw permissionDenied(TOKEN_REFUSED);
-  const { context } = await services.reader.verifyReaderToken({ readerToken, expectedTenantId });
-  if (!context || context.tenantId !== expectedTenantId) throw permissionDenied(TOKEN_REFUSED);
-  if (jwtUserId !== undefined && context.userId !== jwtUserId) throw permissionDenied(TOKEN_REFUSED);
-  return { tenantId: context.tenantId, userId: context.userId, issueId: context.issueId, readerToken, preview: context.preview };
-}
-
-const scopeOf = ({ tenantId, userId, issueId, readerToken }: notes.ReaderScope): notes.ReaderScope => ({ tenantId, userId, issueId, readerToken });
 
 export const noteRoutes = [
   route({
@@ -46,9 +23,8 @@ export const noteRoutes = [
     tenant: 'single',
     responses: { 200: { description: 'Notes, text encrypted', schema: z.array(NoteV2) } },
     errors: { 403: 'A missing, corrupt, expired or foreign reader-token' },
-    handler: async ({ user, tenant, readerToken, services }) => {
-      const scope = await verifyReaderScope(services, readerToken, tenant.id, user.id);
-      const response = await services.notes.listNotes({ scope: scopeOf(scope), apiVersion: V2 });
+    handler: async ({ readerScope: scope, services }) => {
+      const response = await services.notes.listNotes({ scope, apiVersion: V2 });
       return { status: 200, body: response.notes.map((note) => noteToWire(note, V2)) };
     },
   }),
@@ -64,9 +40,8 @@ export const noteRoutes = [
     body: noteCreateBodyV2,
     responses: { 201: { description: 'Created note, text encrypted', schema: NoteV2 } },
     errors: { 403: 'A missing, corrupt, expired or foreign reader-token' },
-    handler: async ({ body, user, tenant, readerToken, services }) => {
-      const scope = await verifyReaderScope(services, readerToken, tenant.id, user.id);
-      const response = await services.notes.createNote({ scope: scopeOf(scope), apiVersion: V2, note: noteDraftOf(body) });
+    handler: async ({ body, readerScope: scope, services }) => {
+      const response = await services.notes.createNote({ scope, apiVersion: V2, note: noteDraftOf(body) });
       return { status: 201, body: noteToWire(response.note, V2) };
     },
   }),
@@ -82,10 +57,9 @@ export const noteRoutes = [
     body: updateNoteBody,
     responses: { 200: { description: 'Updated note', schema: NoteV2 } },
     errors: { ...notOwned, 404: 'Unknown note, or not in the issue of the reader session' },
-    handler: async ({ params, body, user, tenant, readerToken, services, req }) => {
-      const scope = await verifyReaderScope(services, readerToken, tenant.id, user.id);
+    handler: async ({ params, body, readerScope: scope, services, req }) => {
       const response = await services.notes.updateNote({
-        scope: scopeOf(scope),
+        scope,
         apiVersion: V2,
         noteId: params.note_id,
         color: body.color,
@@ -104,9 +78,8 @@ export const noteRoutes = [
     params: noteParams,
     responses: { 200: { description: 'Deleted note, text encrypted', schema: NoteV2 } },
     errors: { ...notOwned, 404: 'Unknown note, or not in the issue of the reader session' },
-    handler: async ({ params, user, tenant, readerToken, services }) => {
-      const scope = await verifyReaderScope(services, readerToken, tenant.id, user.id);
-      const response = await services.notes.deleteNote({ scope: scopeOf(scope), apiVersion: V2, noteId: params.note_id });
+    handler: async ({ params, readerScope: scope, services }) => {
+      const response = await services.notes.deleteNote({ scope, apiVersion: V2, noteId: params.note_id });
       return { status: 200, body: noteToWire(response.note, V2) };
     },
   }),

@@ -1,16 +1,45 @@
 // Reader sessions, reader settings, last location and in-issue text search (v2).
-// Every answer is the reader service's `body_json`, sent unchanged; bodies
-// from clients go to it raw (`request_json`), so that it validates them
-// against the issue's content and names bad fields as the client sent them.
+// Bodies are validated here (their shapes, the same schemas as the OpenAPI)
+// and sent to reader typed; reader checks them against the issue's content
+// and answers domain data, rendered in reader-wire.ts.
 import { z } from 'zod';
 import { reader } from '@folio/proto';
 import { route } from '../http/route.js';
-import { verifyReaderScope } from './notes.js';
-import { issueIdParams, LastLocation, ReaderSession, ReaderSettings, TextSearchHit, UserReaderSettings } from './schemas.js';
-import { readerBody } from './wire.js';
+import { ErrorBody, issueIdParams, LastLocation, ReaderSession, ReaderSettings, TextSearchHit, UserReaderSettings, WebPublication } from './schemas.js';
+import {
+  lastLocationToProto,
+  lastLocationToWire,
+  publicationToWire,
+  readerSessionToWire,
+  readerSettingsToWire,
+  userSettingsToProto,
+  userSettingsToWire,
+  WEBPUB_MEDIA_TYPE,
+} from './reader-wire.js';
 
 /** Query booleans as the apps send them. */
 const isTrue = (value: string | undefined) => value === 'true' || value === '1';
+
+const STALE_POSITION = 'The reading position was saved elsewhere since you read it; the current position is in last_location.';
+const POSITION_ETAG = { description: 'Version of the stored reading position (absent when there is none); send it as If-Match', schema: { type: 'string' as const } };
+const StalePosition = z.object({ message: z.string(), last_location: LastLocation.nullable() }).meta({ id: 'StalePosition' });
+
+/** The ETag header of a stored position's version (none when there is no position). */
+function etagOf(version: string | undefined): Record<string, string> | undefined {
+  return version ? { ETag: `"${version}"` } : undefined;
+}
+
+/**
+ * If-Match (RFC 9110 13.1.1) as the versions a save may replace: `*` is any
+ * stored position; otherwise the strong entity tags listed (a weak tag never
+ * matches, so a header without a strong one can only fail). Unset: no header.
+ */
+export function ifMatchOf(header: string | undefined): reader.ExpectedVersions | undefined {
+  if (header === undefined) return undefined;
+  if (header.trim() === '*') return { versions: [], any: true };
+  const versions = [...header.matchAll(/(W\/)?"([\x21\x23-\x7e]*)"/g)].filter((match) => !match[1]).map((match) => match[2]!);
+  return { versions: versions.slice(0, 16), any: false };
+}
 
 export const readerRoutes = [
   route({
@@ -41,7 +70,34 @@ export const readerRoutes = [
         preview: isTrue(query.preview),
         resumeReaderToken: readerToken,
       });
-      return { status: 200, body: readerBody(response.bodyJson, 'CreateReaderSession') };
+      return { status: 200, body: readerSessionToWire(response) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v2/reader/{issue_id}/manifest',
+    tag: 'Reader',
+    summary: 'The issue as a Readium Web Publication Manifest',
+    description:
+      'For Readium-based readers (Thorium, the Readium toolkits): `readingOrder` holds the EPUB chapters (served one by one from the package), ' +
+      'the PDF page images with their sizes, or the audio tracks with duration and media type; `toc`, `resources` (the cover) and, for EPUB, the whole ' +
+      'package as an `alternate` link. Access as for `POST /api/v2/reader/{issue_id}/sessions`: `preview=true` gives the tenant preview share to anyone; ' +
+      'otherwise 403 without access. Links are signed and expire no later than the access.',
+    auth: 'jwt',
+    tenant: 'single',
+    params: issueIdParams,
+    query: z.object({ preview: z.enum(['true', 'false', '1', '0']).optional() }),
+    responses: { 200: { description: 'Readium Web Publication Manifest', schema: WebPublication, contentType: WEBPUB_MEDIA_TYPE } },
+    errors: { 403: 'No access to the issue (ask for preview=true)', 404: 'Unknown issue', 422: 'Physical issue: nothing to read' },
+    handler: async ({ params, query, user, tenant, services, req }) => {
+      const response = await services.reader.getPublicationManifest({
+        tenantId: tenant.id,
+        userId: user.id,
+        issueId: params.issue_id,
+        preview: isTrue(query.preview),
+      });
+      const self = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`;
+      return { status: 200, body: publicationToWire(response.publication, self), headers: { 'Content-Type': `${WEBPUB_MEDIA_TYPE}; charset=utf-8` } };
     },
   }),
   route({
@@ -57,9 +113,9 @@ export const readerRoutes = [
     uses: ['optional-reader-token'],
     params: issueIdParams,
     query: z.object({ location: z.string().max(1024).optional(), lang: z.string().max(16).optional() }),
-    responses: { 200: { description: 'Reader settings', schema: ReaderSettings } },
+    responses: { 200: { description: 'Reader settings', schema: ReaderSettings, headers: { ETag: POSITION_ETAG } } },
     errors: { 403: 'A corrupt, expired or foreign reader-token', 404: 'Unknown issue' },
-    handler: async ({ params, query, user, tenant, readerToken, services }) => {
+    handler: async ({ params, query, user, tenant, readerToken, services, req }) => {
       const response = await services.reader.getReaderSettings({
         tenantId: tenant.id,
         userId: user.id,
@@ -68,7 +124,10 @@ export const readerRoutes = [
         location: query.location,
         lang: query.lang,
       });
-      return { status: 200, body: readerBody(response.bodyJson, 'GetReaderSettings') };
+      // The ETag names the stored position, not this body (its token is new every time): an
+      // If-None-Match must not turn the answer into a 304 (express compares them when sending).
+      delete req.headers['if-none-match'];
+      return { status: 200, body: readerSettingsToWire(response.settings), headers: etagOf(response.positionVersion) };
     },
   }),
   route({
@@ -81,9 +140,9 @@ export const readerRoutes = [
     tenant: 'single',
     body: z.object({ userReaderSettings: UserReaderSettings }),
     responses: { 200: { description: 'Saved settings', schema: z.object({ user_reader_settings: UserReaderSettings }) } },
-    handler: async ({ user, services, req }) => {
-      const response = await services.reader.updateUserReaderSettings({ userId: user.id, requestJson: JSON.stringify(req.body ?? {}) });
-      return { status: 200, body: readerBody(response.bodyJson, 'UpdateUserReaderSettings') };
+    handler: async ({ body, user, services }) => {
+      const response = await services.reader.updateUserReaderSettings({ userId: user.id, settings: userSettingsToProto(body.userReaderSettings) });
+      return { status: 200, body: { user_reader_settings: userSettingsToWire(response.settings) } };
     },
   }),
   route({
@@ -93,21 +152,37 @@ export const readerRoutes = [
     summary: 'Save the reading position',
     description:
       'The shape must fit the issue: EPUB `{chapterHref, cfi}` (a spine href and an `epubcfi(...)`), PDF `{page}` (1..pages), ' +
-      'audiobook `{currentSeek, currentTrack}` (a 0-based track, seconds within it); 422 otherwise. Last write wins; feeds continue-reading.',
+      'audiobook `{currentSeek, currentTrack}` (a 0-based track, seconds within it); 422 otherwise. Feeds continue-reading. ' +
+      'The newest save wins (KOReader sync follows the same rule). The answer\'s `ETag` names the stored position, as does the `ETag` of ' +
+      '`GET /api/v2/reader/settings/{issue_id}`. Send it back as `If-Match` to save only over the position you last saw: when another ' +
+      'device saved since, the answer is 412 with the current position and its `ETag`, and nothing is saved. Without `If-Match` the save is unconditional.',
     auth: 'jwt',
     tenant: 'single',
+    uses: ['if-match'],
     params: issueIdParams,
     body: z.object({ lastLocation: LastLocation }),
-    responses: { 200: { description: 'Saved position', schema: z.object({ last_location: LastLocation }) } },
+    responses: {
+      200: { description: 'Saved position', schema: z.object({ last_location: LastLocation }), headers: { ETag: POSITION_ETAG } },
+      412: {
+        description: 'If-Match names a position that is no longer the stored one (the current one is in the body and the ETag), or X-Svc-Tenant-Id is missing or unknown',
+        schema: z.union([StalePosition, ErrorBody]),
+      },
+    },
     errors: { 403: 'No access to the issue', 404: 'Unknown issue' },
-    handler: async ({ params, user, tenant, services, req }) => {
+    handler: async ({ params, body, user, tenant, services, req }) => {
+      const expected = ifMatchOf(req.get('if-match'));
       const response = await services.reader.saveLastLocation({
         tenantId: tenant.id,
         userId: user.id,
         issueId: params.issue_id,
-        requestJson: JSON.stringify(req.body ?? {}),
+        location: lastLocationToProto(body.lastLocation),
+        expected,
       });
-      return { status: 200, body: readerBody(response.bodyJson, 'SaveLastLocation') };
+      const headers = etagOf(response.version || undefined);
+      if (!response.saved && expected) {
+        return { status: 412, body: { message: STALE_POSITION, last_location: lastLocationToWire(response.location) }, headers };
+      }
+      return { status: 200, body: { last_location: lastLocationToWire(response.location) }, headers };
     },
   }),
   route({
@@ -123,12 +198,11 @@ export const readerRoutes = [
     query: z.object({ search: z.string().min(4).max(128) }),
     responses: { 200: { description: 'Up to 50 hits by relevance, matches in <mark>', schema: z.array(TextSearchHit) } },
     errors: { 403: 'A missing, corrupt, expired or foreign reader-token', 404: 'The issue has no searchable text' },
-    handler: async ({ query, user, tenant, readerToken, services }) => {
-      // The token must be this user's, for this tenant (reader checks the tenant again with the search).
-      const scope = await verifyReaderScope(services, readerToken, tenant.id, user.id);
+    handler: async ({ query, readerScope, services }) => {
+      // The pipeline verified the token as this user's, for this tenant; reader reads its preview share from it.
       const response = await services.reader.searchIssueText({
-        readerToken: scope.readerToken,
-        expectedTenantId: tenant.id,
+        readerToken: readerScope.readerToken,
+        expectedTenantId: readerScope.tenantId,
         search: query.search,
         api: reader.SearchApi.SEARCH_API_V2,
       });

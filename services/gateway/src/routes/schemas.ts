@@ -182,10 +182,13 @@ export const ReaderSession = z
   })
   .meta({ id: 'ReaderSession' });
 
+/** An integer that fits the wire's int32 (reader checks the ranges that the content sets). */
+const int32 = () => z.number().int().min(-2_147_483_648).max(2_147_483_647);
+
 export const UserReaderSettings = z
   .object({
     theme: z.string().nullable(),
-    epub: z.object({ zoom: z.number().int().nullable(), layout: z.string().nullable() }),
+    epub: z.object({ zoom: int32().nullable(), layout: z.string().nullable() }),
     pdf: z.object({ layout: z.string().nullable() }),
   })
   .meta({ id: 'UserReaderSettings' });
@@ -205,8 +208,8 @@ export const ReaderSettings = z
 export const LastLocation = z
   .union([
     z.object({ chapterHref: z.string(), cfi: z.string() }),
-    z.object({ page: z.number().int() }),
-    z.object({ currentSeek: z.number(), currentTrack: z.number().int() }),
+    z.object({ page: int32() }),
+    z.object({ currentSeek: z.number(), currentTrack: int32() }),
   ])
   .meta({ id: 'LastLocation', description: 'EPUB {chapterHref, cfi}; PDF {page}; audiobook {currentSeek, currentTrack}' });
 
@@ -241,6 +244,43 @@ export const DownloadRecord = z
     free: z.boolean(),
   })
   .meta({ id: 'DownloadRecord' });
+
+const PublicationLink = z
+  .object({
+    href: z.string(),
+    type: z.string().meta({ description: 'Media type' }),
+    title: z.string().optional(),
+    duration: z.number().optional().meta({ description: 'Seconds (audio tracks)' }),
+    width: z.number().int().optional(),
+    height: z.number().int().optional(),
+    rel: z.array(z.string()).optional(),
+  })
+  .meta({ id: 'PublicationLink', description: 'A Readium link; paid files are signed URLs that expire no later than the access' });
+
+export const WebPublication = z
+  .object({
+    '@context': z.string(),
+    metadata: z
+      .object({
+        '@type': z.string(),
+        conformsTo: z.string().meta({ description: 'Readium profile: epub, divina (PDF pages) or audiobook' }),
+        identifier: z.string(),
+        title: z.string(),
+        language: z.string().optional(),
+        author: z.array(z.string()).optional(),
+        publisher: z.string().optional(),
+        published: z.string().optional(),
+        description: z.string().optional(),
+        numberOfPages: z.number().int().optional(),
+        duration: z.number().optional(),
+      })
+      .meta({ description: 'Readium metadata' }),
+    links: z.array(PublicationLink).meta({ description: '`self`, and for EPUB the whole package (`alternate`)' }),
+    readingOrder: z.array(PublicationLink).meta({ description: 'EPUB chapters, PDF page images or audio tracks, in order' }),
+    resources: z.array(PublicationLink),
+    toc: z.array(PublicationLink),
+  })
+  .meta({ id: 'WebPublication', description: 'Readium Web Publication Manifest (https://readium.org/webpub-manifest/)' });
 
 export const TextSearchHit = z
   .object({ location: z.string(), snippet: z.string(), query_words: z.array(z.string()) })

@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { notes, reader } from '@folio/proto';
 import { route } from '../http/route.js';
-import { verifyReaderScope } from './notes.js';
 import { hitToWire } from './reader.js';
 import {
   id,
@@ -16,7 +15,8 @@ import {
   TextSearchHit,
   updateNoteBody,
 } from './schemas.js';
-import { annotationChangeOf, noteDraftOf, noteToWire, readerBody } from './wire.js';
+import { exchangedSessionToWire, storedSessionToWire } from './reader-wire.js';
+import { annotationChangeOf, noteDraftOf, noteToWire } from './wire.js';
 
 const store = { tenant: 'store' } as const;
 const v1 = { ...store, tag: 'Reader API v1' } as const;
@@ -30,7 +30,6 @@ const sessionParams = z.object({
 const noteParams = z.object({ id: id('Note id') });
 const notOwned = { 403: 'The note belongs to another user' };
 const tokenRefused = { 403: 'A missing, corrupt, expired or foreign reader-token (another store)' };
-const scopeOf = ({ tenantId, userId, issueId, readerToken }: notes.ReaderScope): notes.ReaderScope => ({ tenantId, userId, issueId, readerToken });
 
 export const v1Routes = [
   route({
@@ -58,7 +57,7 @@ export const v1Routes = [
         engineHost: body.engine_host,
         preview: body.preview,
       });
-      return { status: 200, body: readerBody(response.bodyJson, 'ExchangeSessionToken') };
+      return { status: 200, body: exchangedSessionToWire(response) };
     },
   }),
   route({
@@ -72,7 +71,7 @@ export const v1Routes = [
     errors: { 404: 'Unknown session, or a session of another store' },
     handler: async ({ params, tenant, services }) => {
       const response = await services.reader.getReaderSession({ storeTenantId: tenant.id, publicId: params.id });
-      return { status: 200, body: readerBody(response.bodyJson, 'GetReaderSession') };
+      return { status: 200, body: storedSessionToWire(response.session, 'GetReaderSession') };
     },
   }),
   route({
@@ -87,7 +86,7 @@ export const v1Routes = [
     errors: { 404: 'Unknown session, or a session of another store' },
     handler: async ({ params, tenant, services }) => {
       const response = await services.reader.deleteReaderSession({ storeTenantId: tenant.id, publicId: params.id });
-      return { status: 200, body: readerBody(response.bodyJson, 'DeleteReaderSession') };
+      return { status: 200, body: storedSessionToWire(response.session, 'DeleteReaderSession') };
     },
   }),
   route({
@@ -98,9 +97,8 @@ export const v1Routes = [
     description: '`totalText` is encrypted with the reader session key.',
     responses: { 200: { description: 'Notes', schema: z.array(NoteV1) } },
     errors: tokenRefused,
-    handler: async ({ tenant, readerToken, services }) => {
-      const scope = await verifyReaderScope(services, readerToken, tenant.id);
-      const response = await services.notes.listNotes({ scope: scopeOf(scope), apiVersion: V1 });
+    handler: async ({ readerScope: scope, services }) => {
+      const response = await services.notes.listNotes({ scope, apiVersion: V1 });
       return { status: 200, body: response.notes.map((note) => noteToWire(note, V1)) };
     },
   }),
@@ -113,9 +111,8 @@ export const v1Routes = [
     body: noteCreateBodyV1,
     responses: { 201: { description: 'Created note', schema: NoteV1 } },
     errors: tokenRefused,
-    handler: async ({ body, tenant, readerToken, services }) => {
-      const scope = await verifyReaderScope(services, readerToken, tenant.id);
-      const response = await services.notes.createNote({ scope: scopeOf(scope), apiVersion: V1, note: noteDraftOf(body) });
+    handler: async ({ body, readerScope: scope, services }) => {
+      const response = await services.notes.createNote({ scope, apiVersion: V1, note: noteDraftOf(body) });
       return { status: 201, body: noteToWire(response.note, V1) };
     },
   }),
@@ -127,9 +124,8 @@ export const v1Routes = [
     params: noteParams,
     responses: { 200: { description: 'Note', schema: NoteV1 } },
     errors: { ...tokenRefused, ...notOwned, 404: 'Unknown note, or not in the issue of the reader session' },
-    handler: async ({ params, tenant, readerToken, services }) => {
-      const scope = await verifyReaderScope(services, readerToken, tenant.id);
-      const response = await services.notes.getNote({ scope: scopeOf(scope), apiVersion: V1, noteId: params.id });
+    handler: async ({ params, readerScope: scope, services }) => {
+      const response = await services.notes.getNote({ scope, apiVersion: V1, noteId: params.id });
       return { status: 200, body: noteToWire(response.note, V1) };
     },
   }),
@@ -143,10 +139,9 @@ export const v1Routes = [
     body: updateNoteBody,
     responses: { 200: { description: 'Updated note', schema: NoteV1 } },
     errors: { ...tokenRefused, ...notOwned, 404: 'Unknown note, or not in the issue of the reader session' },
-    handler: async ({ params, body, tenant, readerToken, services, req }) => {
-      const scope = await verifyReaderScope(services, readerToken, tenant.id);
+    handler: async ({ params, body, readerScope: scope, services, req }) => {
       const response = await services.notes.updateNote({
-        scope: scopeOf(scope),
+        scope,
         apiVersion: V1,
         noteId: params.id,
         color: body.color,
@@ -163,9 +158,8 @@ export const v1Routes = [
     params: noteParams,
     responses: { 200: { description: 'Deleted note', schema: NoteV1 } },
     errors: { ...tokenRefused, ...notOwned, 404: 'Unknown note, or not in the issue of the reader session' },
-    handler: async ({ params, tenant, readerToken, services }) => {
-      const scope = await verifyReaderScope(services, readerToken, tenant.id);
-      const response = await services.notes.deleteNote({ scope: scopeOf(scope), apiVersion: V1, noteId: params.id });
+    handler: async ({ params, readerScope: scope, services }) => {
+      const response = await services.notes.deleteNote({ scope, apiVersion: V1, noteId: params.id });
       return { status: 200, body: noteToWire(response.note, V1) };
     },
   }),
@@ -178,10 +172,10 @@ export const v1Routes = [
     query: z.object({ issue_id: id('Issue id'), search: z.string().min(4).max(128) }),
     responses: { 200: { description: 'Up to 50 hits, matches in <b>, location page_<n>_section_<n>', schema: z.array(TextSearchHit) } },
     errors: { 403: 'The tenant has no access to the issue, or a refused reader-token', 404: 'The issue has no indexed text' },
-    handler: async ({ query, tenant, readerToken, services }) => {
+    handler: async ({ query, readerScope, services }) => {
       const response = await services.reader.searchIssueText({
-        readerToken: readerToken ?? '',
-        expectedTenantId: tenant.id,
+        readerToken: readerScope.readerToken,
+        expectedTenantId: readerScope.tenantId,
         search: query.search,
         api: reader.SearchApi.SEARCH_API_V1,
         issueId: query.issue_id,

@@ -46,19 +46,7 @@ export function tokensToWire(tokens: identity.TokenPair | undefined): z.output<t
   };
 }
 
-// ------------------------------------------------------------ reader --
-
-/**
- * A reader RPC's `body_json`: the complete HTTP body, already in the spec's
- * shape. Parsed only to be sent again as JSON, never reshaped.
- */
-export function readerBody(bodyJson: string, method: string): unknown {
-  try {
-    return JSON.parse(bodyJson) as unknown;
-  } catch {
-    throw new DomainError('INTERNAL', `reader ${method} answered a body that is not JSON`);
-  }
-}
+// Reader's answers are rendered in reader-wire.ts.
 
 // ------------------------------------------------------------ notes --
 

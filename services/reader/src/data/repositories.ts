@@ -124,6 +124,24 @@ export class PositionRepository {
     await upsertById(this.model, position._id, position);
   }
 
+  /**
+   * Writes the position unless one with a later `read_at` is stored (the
+   * domain's isNewerPosition, applied atomically by the filter), and with
+   * `onlyOver` only while the stored one still has that `read_at`. False
+   * when the write was refused.
+   */
+  async saveIfNewer(position: PositionDoc, onlyOver?: Date): Promise<boolean> {
+    const filter = { _id: position._id, read_at: onlyOver ?? { $lte: position.read_at } };
+    try {
+      const result = await this.model.replaceOne(filter, position, { upsert: onlyOver === undefined }).exec();
+      return result.matchedCount > 0 || result.upsertedCount > 0;
+    } catch (error) {
+      // The insert of the upsert collided: a position exists (stored later, or by a racing first write).
+      if (!isDuplicateKeyError(error)) throw error;
+      return (await this.model.replaceOne(filter, position).exec()).matchedCount > 0;
+    }
+  }
+
   /** Positions in the tenants, most recently read first. */
   async recent(userId: number, tenantIds: number[], skip: number, limit: number): Promise<{ positions: PositionDoc[]; total: number }> {
     const filter = { user_id: userId, tenant_id: { $in: tenantIds } };

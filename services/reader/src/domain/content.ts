@@ -18,7 +18,8 @@ export interface SessionContent {
   articles: unknown[] | null;
   spine: { href: string; idref: string }[] | null;
   total_words: number | null;
-  tracks: { title: string; url: string; duration: number }[] | null;
+  /** `url` is null in a stored session record. */
+  tracks: { title: string; url: string | null; duration: number }[] | null;
 }
 
 /**
@@ -85,7 +86,7 @@ export class ContentLinks {
     if (manifest.epub) {
       const spine = limit === null ? manifest.epub.spine : manifest.epub.spine.slice(0, limit);
       const inPreview = new Set(spine.map((chapter) => chapter.href));
-      const fileKey = limit === null || limit >= manifest.epub.spine.length ? manifest.epub.file_key : await this.previewEpub(manifest, limit);
+      const fileKey = await this.epubKey(manifest, limit);
       content.file_url = sign(fileKey);
       content.spine = spine.map(({ href, idref }) => ({ href, idref }));
       content.total_words = spine.reduce((sum, chapter) => sum + chapter.words, 0);
@@ -112,6 +113,22 @@ export class ContentLinks {
       pages: manifest.pdf ? manifest.pdf.pages.map((page) => sign(page.key)) : null,
       tracks: manifest.audio ? manifest.audio.tracks.map((track) => ({ title: track.title, url: sign(track.key), duration: Math.round(track.duration) })) : null,
     };
+  }
+
+  /** The EPUB a session of this preview share reads: the whole package, or the preview package of the first `limit` chapters. */
+  async epubKey(manifest: ManifestDoc, limit: number | null): Promise<string> {
+    if (!manifest.epub) throw new Error(`issue ${manifest.issue_id} has no EPUB`);
+    return limit === null || limit >= manifest.epub.spine.length ? manifest.epub.file_key : this.previewEpub(manifest, limit);
+  }
+
+  /** A signed URL of a stored file, expiring at `notAfter` at the latest. */
+  signed(key: string, notAfter: Date | null, now?: Date): string {
+    return this.urls.signed(key, { notAfter, now });
+  }
+
+  /** The signed base URL of the files inside an EPUB package (paths relative to its package document follow). */
+  packagePrefix(epubKey: string, notAfter: Date | null, now?: Date): string {
+    return this.urls.signedPackagePrefix(epubKey, { notAfter, now });
   }
 
   /** The preview package with the first `chapters` chapters, built once and stored. */

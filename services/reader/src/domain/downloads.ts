@@ -5,8 +5,42 @@ import { permissionDenied } from '@folio/errors';
 import type { ContentLinks } from './content.js';
 import type { Peers } from './ports.js';
 import type { ReaderSessions } from './sessions.js';
-import { storeUrl } from './settings.js';
+import { storeUrl, type TocEntry } from './settings.js';
 import { formatDateTime, parseDateTime } from './time.js';
+
+/** The download record of an issue for a user. */
+export interface DownloadView {
+  id: number;
+  name: string;
+  description: string;
+  slug: string;
+  /** Unix seconds; 0 when the publication date does not parse. */
+  publishedTimestamp: number;
+  /** `YYYY-MM-DD hh:mm:ss` UTC (as catalog has it when it does not parse). */
+  publishedDate: string;
+  tableOfContents: TocEntry[];
+  userCanRead: boolean;
+  fileType: string;
+  readerUrl: string;
+  cover: string;
+  thumbnail: string;
+  url: string;
+  /** EPUB: the signed file. */
+  epubUrl: string | null;
+  /** Audiobook: the signed tracks. */
+  tracks: { title: string; url: string; duration: number }[] | null;
+  /** PDF: the signed page images. */
+  pageUrls: string[] | null;
+  /** Currency code to the price the user would pay now. */
+  prices: Record<string, number>;
+  author: string;
+  numberOfPages: number | null;
+  externalId: string;
+  /** `YYYY-MM-DD hh:mm:ss` UTC; null when the access does not end. */
+  accessExpiresAt: string | null;
+  requireLogin: boolean;
+  free: boolean;
+}
 
 export class Downloads {
   constructor(
@@ -18,7 +52,7 @@ export class Downloads {
     },
   ) {}
 
-  async get(input: { tenantId: number; userId: number; issueId: number }): Promise<Record<string, unknown>> {
+  async get(input: { tenantId: number; userId: number; issueId: number }): Promise<DownloadView> {
     const { tenantId, userId, issueId } = input;
     const manifest = await this.deps.sessions.readableManifest(tenantId, issueId);
     const [access, issue, tenant] = await Promise.all([
@@ -35,38 +69,31 @@ export class Downloads {
     // The price the user would pay now (a running promotion's, else the list price).
     for (const price of access.prices) prices[price.currency] = price.discount?.amount ?? price.amount;
     const pages = manifest.pdf ? manifest.pdf.pages.length : null;
-    const tableOfContents = manifest.epub?.toc ?? manifest.pdf?.toc ?? manifest.audio?.tracks.map((track, index) => ({ title: track.title, track: index })) ?? [];
+    const tableOfContents: TocEntry[] =
+      manifest.epub?.toc ?? manifest.pdf?.toc ?? manifest.audio?.tracks.map((track, index) => ({ title: track.title, track: index })) ?? [];
     return {
       id: issueId,
       name: issue.name,
       description: issue.description,
       slug: issue.slug,
-      published_at: {
-        timestamp: published ? Math.floor(published.getTime() / 1000) : 0,
-        date: published ? formatDateTime(published) : issue.publishedAt,
-        timezone: 'UTC',
-      },
-      table_of_contents: tableOfContents,
-      user_can_read: access.canRead,
-      file_type: manifest.type,
-      reader_url: `${store}/reader/${issueId}`,
+      publishedTimestamp: published ? Math.floor(published.getTime() / 1000) : 0,
+      publishedDate: published ? formatDateTime(published) : issue.publishedAt,
+      tableOfContents,
+      userCanRead: access.canRead,
+      fileType: manifest.type,
+      readerUrl: `${store}/reader/${issueId}`,
       cover: this.deps.content.cover(manifest),
       thumbnail: this.deps.content.thumbnail(manifest),
       url: `${store}/issues/${issueId}/${issue.slug}`,
-      file_url: files.epub,
-      packed_file_url: files.epub,
+      epubUrl: files.epub,
       tracks: files.tracks,
-      files_urls: files.pages,
-      articles: [],
-      payment_links: null,
+      pageUrls: files.pages,
       prices,
       author: issue.author,
-      pages: null,
-      number_of_pages: pages ?? issue.numberOfPages,
-      external_id: issue.externalId,
-      private_material: null,
-      access_expires_at: access.expiresAt ? formatDateTime(access.expiresAt) : null,
-      require_login: access.free ? 0 : 1,
+      numberOfPages: pages ?? issue.numberOfPages,
+      externalId: issue.externalId,
+      accessExpiresAt: access.expiresAt ? formatDateTime(access.expiresAt) : null,
+      requireLogin: !access.free,
       free: access.free,
     };
   }

@@ -1,14 +1,46 @@
 // Reading positions: the last location of a user in an issue (shape checked
 // against the issue's content: EPUB chapter in the spine, PDF page in range,
 // audio track and seek within the tracks), and the continue-reading list.
+import { createHash } from 'node:crypto';
 import { invalidArgument, permissionDenied } from '@folio/errors';
 import { PositionRepository } from '../data/repositories.js';
-import type { ManifestDoc } from '../data/schemas.js';
+import type { ManifestDoc, PositionDoc } from '../data/schemas.js';
 import type { Peers } from './ports.js';
 import type { ReaderSessions } from './sessions.js';
-import { isObject } from './settings.js';
 
 export type LastLocation = { chapterHref: string; cfi: string } | { page: number } | { currentSeek: number; currentTrack: number };
+
+/** A saved position with its version (the HTTP ETag), or with saved = false the stored one that stays. */
+export interface PositionSaveResult {
+  location: LastLocation | null;
+  version: string | null;
+  saved: boolean;
+}
+
+/**
+ * The one rule for concurrent positions (API, KOReader sync): the newest
+ * timestamp wins, and a write never replaces a position saved later than its
+ * own timestamp. Equal timestamps: the later write wins.
+ */
+export function isNewerPosition(incoming: { readAt: Date }, stored: { readAt: Date } | null): boolean {
+  return stored === null || incoming.readAt.getTime() >= stored.readAt.getTime();
+}
+
+/** A stored position's version: changes with every save (time and place), opaque to clients. */
+export function positionVersion(position: Pick<PositionDoc, 'location' | 'read_at'>): string {
+  return createHash('sha256')
+    .update(`${new Date(position.read_at).getTime()}:${JSON.stringify(position.location)}`)
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+/** A stored location in its shape (documents are written by validateLocation, so one shape fits). */
+export function storedLocation(location: Record<string, unknown>): LastLocation | null {
+  if (typeof location.chapterHref === 'string' && typeof location.cfi === 'string') return { chapterHref: location.chapterHref, cfi: location.cfi };
+  if (typeof location.page === 'number') return { page: location.page };
+  if (typeof location.currentSeek === 'number' && typeof location.currentTrack === 'number') return { currentSeek: location.currentSeek, currentTrack: location.currentTrack };
+  return null;
+}
 
 export class ReadingPositions {
   constructor(
@@ -20,24 +52,50 @@ export class ReadingPositions {
   ) {}
 
   /**
-   * PUT /api/v2/reader/{issue_id}/last-location; last write wins. Only for an
-   * issue the user can read: a saved position puts the issue in
-   * continue-reading, which must not list issues the user has no access to.
+   * PUT /api/v2/reader/{issue_id}/last-location. Only for an issue the user
+   * can read: a saved position puts the issue in continue-reading, which must
+   * not list issues the user has no access to. With `expected` the write
+   * happens only over one of those versions of the stored position (`any`:
+   * over any stored one); otherwise nothing is saved and the stored position
+   * comes back (saved = false).
    */
-  async save(input: { tenantId: number; userId: number; issueId: number; body: unknown }): Promise<{ last_location: LastLocation }> {
+  async save(input: {
+    tenantId: number;
+    userId: number;
+    issueId: number;
+    location: LastLocation | null;
+    expected?: { versions: string[]; any: boolean } | undefined;
+    readAt?: Date;
+  }): Promise<PositionSaveResult> {
     const manifest = await this.deps.sessions.readableManifest(input.tenantId, input.issueId);
     const access = await this.deps.peers.access(input.tenantId, input.userId, input.issueId);
     if (!access.canRead) throw permissionDenied('You do not have access to this issue.');
-    const location = validateLocation(manifest, isObject(input.body) ? input.body.lastLocation : undefined);
-    await this.deps.positions.save({
-      _id: PositionRepository.idOf(input.userId, input.tenantId, input.issueId),
+    const location = validateLocation(manifest, input.location);
+    const id = PositionRepository.idOf(input.userId, input.tenantId, input.issueId);
+
+    let onlyOver: Date | undefined;
+    if (input.expected) {
+      const stored = await this.deps.positions.find(input.userId, input.tenantId, input.issueId);
+      if (!stored || !(input.expected.any || input.expected.versions.includes(positionVersion(stored)))) return this.current(input);
+      onlyOver = new Date(stored.read_at);
+    }
+    const position: PositionDoc = {
+      _id: id,
       user_id: input.userId,
       tenant_id: input.tenantId,
       issue_id: input.issueId,
       location: location as Record<string, unknown>,
-      read_at: new Date(),
-    });
-    return { last_location: location };
+      read_at: input.readAt ?? new Date(),
+    };
+    // The repository applies isNewerPosition atomically; a refused write means another one got in first.
+    if (!(await this.deps.positions.saveIfNewer(position, onlyOver))) return this.current(input);
+    return { location, version: positionVersion(position), saved: true };
+  }
+
+  /** The stored position of the user in the issue, with its version. */
+  async current(input: { tenantId: number; userId: number; issueId: number }): Promise<PositionSaveResult> {
+    const stored = await this.deps.positions.find(input.userId, input.tenantId, input.issueId);
+    return { location: stored ? storedLocation(stored.location) : null, version: stored ? positionVersion(stored) : null, saved: false };
   }
 
   async continueReading(input: { userId: number; tenantIds: number[]; page: number; perPage: number }) {
@@ -55,43 +113,48 @@ export class ReadingPositions {
 
 const field = 'lastLocation';
 
-export function validateLocation(manifest: ManifestDoc, value: unknown): LastLocation {
+/**
+ * The position's rules for the issue's content: EPUB a chapter of the spine
+ * and an EPUB CFI, PDF a page in range, audio a track and a seek within it.
+ * Another content type's shape is refused on the fields this one needs.
+ */
+export function validateLocation(manifest: ManifestDoc, value: LastLocation | null): LastLocation {
   const errors: Record<string, string[]> = {};
   const fail = (name: string, reason: string) => (errors[name] ??= []).push(reason);
   const done = <T extends LastLocation>(location: T): T => {
     if (Object.keys(errors).length) throw invalidArgument('The given data was invalid.', errors);
     return location;
   };
-  if (!isObject(value)) {
+  if (value === null) {
     fail(field, 'is required and must be an object');
     return done({ page: 0 });
   }
   if (manifest.epub) {
-    const { chapterHref, cfi } = value;
+    const { chapterHref, cfi } = 'chapterHref' in value ? value : { chapterHref: undefined, cfi: undefined };
     const hrefs = new Set(manifest.epub.spine.map((chapter) => chapter.href));
     if (typeof chapterHref !== 'string' || chapterHref.length === 0 || chapterHref.length > 1024) fail(`${field}.chapterHref`, 'must be a string');
     else if (!hrefs.has(chapterHref.split('#')[0]!)) fail(`${field}.chapterHref`, 'must be a chapter of the issue (an href of its spine)');
     if (typeof cfi !== 'string' || cfi.length > 2048 || !/^epubcfi\(\/.+\)$/.test(cfi)) fail(`${field}.cfi`, 'must be an EPUB CFI, epubcfi(...)');
-    return done({ chapterHref: chapterHref as string, cfi: cfi as string });
+    return done({ chapterHref: chapterHref!, cfi: cfi! });
   }
   if (manifest.pdf) {
     const count = manifest.pdf.pages.length;
-    const { page } = value;
-    if (typeof page !== 'number' || !Number.isInteger(page) || page < 1 || page > count) fail(`${field}.page`, `must be an integer between 1 and ${count}`);
-    return done({ page: page as number });
+    const page = 'page' in value ? value.page : undefined;
+    if (page === undefined || !Number.isInteger(page) || page < 1 || page > count) fail(`${field}.page`, `must be an integer between 1 and ${count}`);
+    return done({ page: page! });
   }
   if (manifest.audio) {
     const tracks = manifest.audio.tracks;
-    const { currentSeek, currentTrack } = value;
-    const trackOk = typeof currentTrack === 'number' && Number.isInteger(currentTrack) && currentTrack >= 0 && currentTrack < tracks.length;
+    const { currentSeek, currentTrack } = 'currentTrack' in value ? value : { currentSeek: undefined, currentTrack: undefined };
+    const trackOk = currentTrack !== undefined && Number.isInteger(currentTrack) && currentTrack >= 0 && currentTrack < tracks.length;
     if (!trackOk) fail(`${field}.currentTrack`, `must be an integer between 0 and ${tracks.length - 1}`);
-    if (typeof currentSeek !== 'number' || !Number.isFinite(currentSeek) || currentSeek < 0) fail(`${field}.currentSeek`, 'must be a number of seconds, 0 or more');
+    if (currentSeek === undefined || !Number.isFinite(currentSeek) || currentSeek < 0) fail(`${field}.currentSeek`, 'must be a number of seconds, 0 or more');
     else if (trackOk) {
       // Durations are sent rounded to whole seconds; a seek up to that rounding is inside the track.
-      const duration = Math.ceil(tracks[currentTrack as number]!.duration);
+      const duration = Math.ceil(tracks[currentTrack]!.duration);
       if (currentSeek > duration) fail(`${field}.currentSeek`, `must not exceed the track's duration (${duration} s)`);
     }
-    return done({ currentSeek: currentSeek as number, currentTrack: currentTrack as number });
+    return done({ currentSeek: currentSeek!, currentTrack: currentTrack! });
   }
   fail(field, 'the issue has no readable content');
   return done({ page: 0 });

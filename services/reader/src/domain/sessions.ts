@@ -25,8 +25,28 @@ export interface OpenedSession {
   /** The id of the v1 session routes; null for a resumed session stored before public ids. */
   publicId: string | null;
   token: string;
-  /** The HTTP body. */
-  body: Record<string, unknown>;
+  /** What the session shows (the reader session response is `{token, ...content}`). */
+  content: SessionContent;
+}
+
+/**
+ * The stored session of GET/DELETE {store}/api/v1/sessions/{id}: the record
+ * and its content as first returned, without credentials: no token, and no
+ * signed URL (null in `content`).
+ */
+export interface StoredSession {
+  id: string | null;
+  tenantId: number;
+  userId: number;
+  issueId: number;
+  preview: boolean;
+  api: 'v1' | 'v2';
+  reader: string | null;
+  engineHost: string | null;
+  /** ISO 8601 UTC. */
+  createdAt: string;
+  expiresAt: string;
+  content: Partial<SessionContent>;
 }
 
 export class ReaderSessions {
@@ -99,8 +119,7 @@ export class ReaderSessions {
       resumed,
       resumedToken: null,
     });
-    const publicId = resumedPublicId ?? opened.publicId;
-    return { ...opened, publicId, body: { id: publicId, ...opened.body } };
+    return { ...opened, publicId: resumedPublicId ?? opened.publicId };
   }
 
   private async open(input: {
@@ -118,15 +137,7 @@ export class ReaderSessions {
     const tenantId = manifest.tenant_id;
     const issueId = manifest.issue_id;
 
-    let notAfter: Date | null = null;
-    let limit: number | null = null;
-    if (preview) {
-      limit = previewLimit(manifest, (await this.deps.peers.tenant(tenantId)).previewPercentage);
-    } else {
-      const access = await this.deps.peers.access(tenantId, userId, issueId);
-      if (!access.canRead) throw permissionDenied('You do not have access to this issue.');
-      notAfter = access.expiresAt;
-    }
+    const { limit, notAfter } = await this.grant(manifest, userId, preview);
 
     const now = new Date();
     const content = await this.deps.content.sessionContent(manifest, { limit, notAfter, now });
@@ -135,7 +146,7 @@ export class ReaderSessions {
         input.resumedToken !== null && input.resumed.preview === preview
           ? input.resumedToken
           : await this.deps.tokens.issueReaderToken({ ...input.resumed, preview, previewLimit: limit }, this.deps.tokens.readerTokenExpiry(now));
-      return { sessionId: input.resumed.sessionId, publicId: null, token, body: { token, ...content } };
+      return { sessionId: input.resumed.sessionId, publicId: null, token, content };
     }
 
     const sessionId = await this.deps.sessions.nextId();
@@ -156,11 +167,23 @@ export class ReaderSessions {
       expires_at: expiresAt,
       snapshot: { ...content },
     });
-    return { sessionId, publicId, token, body: { token, ...content } };
+    return { sessionId, publicId, token, content };
+  }
+
+  /**
+   * What a user may read of an issue: a preview is the tenant's preview share
+   * (`limit`, see previewLimit) for anyone; otherwise the user needs access
+   * (PERMISSION_DENIED), and signed URLs end with it (`notAfter`).
+   */
+  async grant(manifest: ManifestDoc, userId: number, preview: boolean): Promise<{ limit: number | null; notAfter: Date | null }> {
+    if (preview) return { limit: previewLimit(manifest, (await this.deps.peers.tenant(manifest.tenant_id)).previewPercentage), notAfter: null };
+    const access = await this.deps.peers.access(manifest.tenant_id, userId, manifest.issue_id);
+    if (!access.canRead) throw permissionDenied('You do not have access to this issue.');
+    return { limit: null, notAfter: access.expiresAt };
   }
 
   /** GET {store}/api/v1/sessions/{id}: by public id; a session of another store is not found. */
-  async get(storeTenantId: number, publicId: string): Promise<Record<string, unknown>> {
+  async get(storeTenantId: number, publicId: string): Promise<StoredSession> {
     const found = await this.findPublic(storeTenantId, publicId);
     const session = await this.deps.sessions.findWithSnapshot(found._id);
     if (!session) throw notFound('Reader session not found.');
@@ -168,7 +191,7 @@ export class ReaderSessions {
   }
 
   /** DELETE {store}/api/v1/sessions/{id}: by public id; its reader-token stops working. */
-  async delete(storeTenantId: number, publicId: string): Promise<Record<string, unknown>> {
+  async delete(storeTenantId: number, publicId: string): Promise<StoredSession> {
     const session = await this.findPublic(storeTenantId, publicId);
     const deleted = await this.deps.sessions.delete(session._id);
     if (!deleted) throw notFound('Reader session not found.');
@@ -213,25 +236,23 @@ function clip(value: string | undefined): string | null {
  * record carries no credential: no token, and no signed content URL (the
  * holder of the reader-token got those at the exchange). Covers are public.
  */
-export function sessionRecord(session: SessionDoc): Record<string, unknown> {
-  const snapshot = withoutSignedUrls(session.snapshot as Partial<SessionContent>);
+export function sessionRecord(session: SessionDoc): StoredSession {
   return {
     id: session.public_id ?? null,
-    tenant_id: session.tenant_id,
-    user_id: session.user_id,
-    issue_id: session.issue_id,
+    tenantId: session.tenant_id,
+    userId: session.user_id,
+    issueId: session.issue_id,
     preview: session.preview,
     api: session.api,
     reader: session.reader,
-    engine_host: session.engine_host,
-    created_at: new Date(session.created_at).toISOString(),
-    expires_at: new Date(session.expires_at).toISOString(),
-    token: null,
-    ...snapshot,
+    engineHost: session.engine_host,
+    createdAt: new Date(session.created_at).toISOString(),
+    expiresAt: new Date(session.expires_at).toISOString(),
+    content: withoutSignedUrls(session.snapshot as Partial<SessionContent>),
   };
 }
 
-function withoutSignedUrls(snapshot: Partial<SessionContent>): Record<string, unknown> {
+function withoutSignedUrls(snapshot: Partial<SessionContent>): Partial<SessionContent> {
   return {
     ...snapshot,
     ...(snapshot.file_url !== undefined && { file_url: null }),

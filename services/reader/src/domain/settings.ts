@@ -5,6 +5,7 @@ import { invalidArgument, permissionDenied } from '@folio/errors';
 import type { PositionRepository, UserSettingsRepository } from '../data/repositories.js';
 import type { UserSettingsDoc } from '../data/schemas.js';
 import type { Peers, TenantInfo } from './ports.js';
+import { positionVersion, storedLocation, type LastLocation } from './positions.js';
 import type { ReaderSessions } from './sessions.js';
 import type { TokenService } from './tokens.js';
 
@@ -12,6 +13,44 @@ export interface UserReaderSettings {
   theme: string | null;
   epub: { zoom: number | null; layout: string | null };
   pdf: { layout: string | null };
+}
+
+/** An entry of a table of contents: `{title, href}` (EPUB), `{title, page}` (PDF), `{title, track}` (audio). */
+export interface TocEntry {
+  title: string;
+  href?: string;
+  page?: number;
+  track?: number;
+}
+
+/** The reader settings of an issue for a user (GET /api/v2/reader/settings/{issue_id}). */
+export interface ReaderSettingsView {
+  token: string;
+  trackerTrackToken: string;
+  features: TenantInfo['features'];
+  tenant: {
+    lang: string;
+    readerTokenSessionUrl: string;
+    exitUrl: string;
+    reader: { pdfLayout: string | null; tts: boolean; theme: string; extras: string[]; customStyles: Record<string, unknown> | null };
+    preview: boolean;
+  };
+  user: UserReaderSettings;
+  issue: {
+    name: string;
+    description: string;
+    fileType: string;
+    tags: { author: string[]; keyword: string[]; edition: string[] };
+    issueUrl: string;
+    issueFullUrl: string;
+    issueTenantId: number;
+    publicationDate: string;
+    issueIsFavorite: boolean;
+    lastLocation: LastLocation | null;
+    twitterUser: string;
+  };
+  engineUrl: string;
+  engineUrlProxied: string;
 }
 
 export const EMPTY_USER_SETTINGS: UserReaderSettings = { theme: null, epub: { zoom: null, layout: null }, pdf: { layout: null } };
@@ -42,7 +81,14 @@ export class ReaderSettings {
     },
   ) {}
 
-  async get(input: { tenantId: number; userId: number; issueId: number; readerToken?: string | undefined; location?: string | undefined; lang?: string | undefined }) {
+  async get(input: {
+    tenantId: number;
+    userId: number;
+    issueId: number;
+    readerToken?: string | undefined;
+    location?: string | undefined;
+    lang?: string | undefined;
+  }): Promise<{ view: ReaderSettingsView; positionVersion: string | null }> {
     const { tenantId, userId, issueId } = input;
     const manifest = await this.deps.sessions.readableManifest(tenantId, issueId, { structure: false });
     let resumeSessionId: number | null = null;
@@ -72,48 +118,49 @@ export class ReaderSettings {
     };
     const reader = tenant.reader;
     const pdf = (reader.pdf && typeof reader.pdf === 'object' ? reader.pdf : {}) as Record<string, unknown>;
-    return {
+    const customStyles = reader.customStyles;
+    const view: ReaderSettingsView = {
       token,
-      tracker_track_token: this.trackerToken(tenantId, userId, issueId),
+      trackerTrackToken: this.trackerToken(tenantId, userId, issueId),
       features: { ...tenant.features },
-      settings: {
-        tenant: {
-          lang,
-          reader_token_session_url: `${store}/api/v1/sessions`,
-          exit_url: tenant.exitUrl,
-          reader: {
-            pdf: { layout: typeof pdf.layout === 'string' ? pdf.layout : null },
-            tts: reader.tts === true,
-            theme: typeof reader.theme === 'string' ? reader.theme : 'light',
-            extras: Array.isArray(reader.extras) ? reader.extras : [],
-            customStyles: reader.customStyles ?? null,
-          },
-          preview,
+      tenant: {
+        lang,
+        readerTokenSessionUrl: `${store}/api/v1/sessions`,
+        exitUrl: tenant.exitUrl,
+        reader: {
+          pdfLayout: typeof pdf.layout === 'string' ? pdf.layout : null,
+          tts: reader.tts === true,
+          theme: typeof reader.theme === 'string' ? reader.theme : 'light',
+          extras: Array.isArray(reader.extras) ? reader.extras.filter((extra): extra is string => typeof extra === 'string') : [],
+          customStyles: isObject(customStyles) ? customStyles : null,
         },
-        user: userSettingsView(userSettings),
+        preview,
       },
+      user: userSettingsView(userSettings),
       issue: {
         name: issue.name,
         description: issue.description,
-        file_type: manifest.type,
+        fileType: manifest.type,
         tags: issue.tags,
-        issue_url: `${store}/issues/${issueId}`,
-        issue_full_url: `${store}/issues/${issueId}/${issue.slug}`,
-        issue_tenant_id: tenantId,
-        publication_date: issue.publishedAt,
-        user: { issue_is_favorite: favorite, last_location: position?.location ?? null },
-        twitter_user: tenant.twitterUser,
+        issueUrl: `${store}/issues/${issueId}`,
+        issueFullUrl: `${store}/issues/${issueId}/${issue.slug}`,
+        issueTenantId: tenantId,
+        publicationDate: issue.publishedAt,
+        issueIsFavorite: favorite,
+        lastLocation: position ? storedLocation(position.location) : null,
+        twitterUser: tenant.twitterUser,
       },
-      engine_url: engine(this.deps.links.engineUrl),
-      engine_url_proxied: engine(this.deps.links.engineProxiedUrl),
+      engineUrl: engine(this.deps.links.engineUrl),
+      engineUrlProxied: engine(this.deps.links.engineProxiedUrl),
     };
+    return { view, positionVersion: position ? positionVersion(position) : null };
   }
 
-  /** PUT /api/v2/reader/settings: all three keys required, types checked; user-wide. */
-  async update(userId: number, body: unknown): Promise<{ user_reader_settings: UserReaderSettings }> {
-    const settings = validateUserSettings(body);
+  /** PUT /api/v2/reader/settings: user-wide; the shape was checked by the caller, the values are checked here. */
+  async update(userId: number, settings: UserReaderSettings): Promise<UserReaderSettings> {
+    checkUserSettings(settings);
     await this.deps.settings.save({ _id: userId, ...settings, updated_at: new Date() });
-    return { user_reader_settings: settings };
+    return settings;
   }
 
   /** Opaque analytics token: a keyed hash of tenant, user, issue and day (pseudonymous, no ids inside). */
@@ -132,50 +179,24 @@ function userSettingsView(doc: UserSettingsDoc | null): UserReaderSettings {
   } as UserReaderSettings;
 }
 
-export function validateUserSettings(body: unknown): UserReaderSettings {
+/**
+ * The rules of the values (the shape is the caller's): a known PDF layout, a
+ * zoom of 1-1000, a theme and EPUB layout of 1-32 characters. Fields are named
+ * as the HTTP body names them.
+ */
+export function checkUserSettings(settings: UserReaderSettings): void {
   const errors: Record<string, string[]> = {};
   const fail = (field: string, reason: string) => (errors[field] ??= []).push(reason);
-  const root = isObject(body) ? body.userReaderSettings : undefined;
-  if (!isObject(root)) {
-    fail('userReaderSettings', 'is required and must be an object');
-    throw invalidArgument('The given data was invalid.', errors);
-  }
-  const nullableString = (value: unknown, field: string, max = 32) => {
-    if (value === null) return null;
-    if (typeof value !== 'string' || value.length === 0 || value.length > max) {
-      fail(field, `must be a string of 1-${max} characters or null`);
-      return null;
-    }
-    return value;
+  const name = (value: string | null, field: string) => {
+    if (value !== null && (value.length === 0 || value.length > 32)) fail(field, 'must be a string of 1-32 characters or null');
   };
-  for (const key of ['theme', 'epub', 'pdf']) if (!(key in root)) fail(`userReaderSettings.${key}`, 'is required');
-  const theme = 'theme' in root ? nullableString(root.theme, 'userReaderSettings.theme') : null;
-
-  let zoom: number | null = null;
-  let epubLayout: string | null = null;
-  if ('epub' in root) {
-    if (!isObject(root.epub)) fail('userReaderSettings.epub', 'must be an object');
-    else {
-      const epub = root.epub;
-      if (!('zoom' in epub) || !('layout' in epub)) fail('userReaderSettings.epub', 'must have zoom and layout');
-      if (epub.zoom !== null && epub.zoom !== undefined) {
-        if (typeof epub.zoom !== 'number' || !Number.isInteger(epub.zoom) || epub.zoom < 1 || epub.zoom > 1000) fail('userReaderSettings.epub.zoom', 'must be an integer between 1 and 1000 or null');
-        else zoom = epub.zoom;
-      }
-      if (epub.layout !== undefined) epubLayout = nullableString(epub.layout, 'userReaderSettings.epub.layout');
-    }
-  }
-  let pdfLayout: string | null = null;
-  if ('pdf' in root) {
-    if (!isObject(root.pdf)) fail('userReaderSettings.pdf', 'must be an object');
-    else if (!('layout' in root.pdf)) fail('userReaderSettings.pdf', 'must have layout');
-    else if (root.pdf.layout !== null) {
-      if (typeof root.pdf.layout !== 'string' || !PDF_LAYOUTS.includes(root.pdf.layout)) fail('userReaderSettings.pdf.layout', `must be one of ${PDF_LAYOUTS.join(', ')} or null`);
-      else pdfLayout = root.pdf.layout;
-    }
-  }
+  name(settings.theme, 'userReaderSettings.theme');
+  name(settings.epub.layout, 'userReaderSettings.epub.layout');
+  const zoom = settings.epub.zoom;
+  if (zoom !== null && (!Number.isInteger(zoom) || zoom < 1 || zoom > 1000)) fail('userReaderSettings.epub.zoom', 'must be an integer between 1 and 1000 or null');
+  const layout = settings.pdf.layout;
+  if (layout !== null && !PDF_LAYOUTS.includes(layout)) fail('userReaderSettings.pdf.layout', `must be one of ${PDF_LAYOUTS.join(', ')} or null`);
   if (Object.keys(errors).length) throw invalidArgument('The given data was invalid.', errors);
-  return { theme, epub: { zoom, layout: epubLayout }, pdf: { layout: pdfLayout } };
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,13 +1,25 @@
 // gRPC entry point of reader: decode the request, call a use case, encode the
-// reply (`body_json` = the HTTP body of the route). No rules live here.
-import { invalidArgument } from '@folio/errors';
+// reply as reader's typed messages (grpc/mappers.ts). No rules live here, and
+// no HTTP shapes: the gateway renders the answers.
 import type { ServiceHandlers } from '@folio/grpc';
 import { reader } from '@folio/proto';
 import type { Downloads } from '../domain/downloads.js';
 import type { ReadingPositions } from '../domain/positions.js';
+import type { Publications } from '../domain/publications.js';
 import type { TextSearch } from '../domain/search.js';
 import type { ReaderSessions } from '../domain/sessions.js';
 import type { ReaderSettings } from '../domain/settings.js';
+import {
+  contentToProto,
+  downloadToProto,
+  locationFromProto,
+  locationToProto,
+  publicationToProto,
+  settingsViewToProto,
+  storedSessionToProto,
+  userSettingsFromProto,
+  userSettingsToProto,
+} from './mappers.js';
 
 export interface UseCases {
   sessions: ReaderSessions;
@@ -15,16 +27,7 @@ export interface UseCases {
   positions: ReadingPositions;
   downloads: Downloads;
   search: TextSearch;
-}
-
-/** A client body passed through as JSON text: 422 when it is not JSON. */
-function parseBody(json: string): unknown {
-  if (json.trim() === '') return {};
-  try {
-    return JSON.parse(json) as unknown;
-  } catch {
-    throw invalidArgument('The given data was invalid.', { body: ['must be a JSON object'] });
-  }
+  publications: Publications;
 }
 
 export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.ReaderServiceService> {
@@ -37,7 +40,7 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
         preview: request.preview,
         resumeToken: request.resumeReaderToken,
       });
-      return { bodyJson: JSON.stringify(opened.body), sessionId: opened.sessionId, readerToken: opened.token, publicId: opened.publicId ?? '' };
+      return { content: contentToProto(opened.content), sessionId: opened.sessionId, readerToken: opened.token, publicId: opened.publicId ?? '' };
     },
 
     async exchangeSessionToken(request) {
@@ -48,15 +51,15 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
         engineHost: request.engineHost,
         preview: request.preview,
       });
-      return { bodyJson: JSON.stringify(opened.body), sessionId: opened.sessionId, readerToken: opened.token, publicId: opened.publicId ?? '' };
+      return { content: contentToProto(opened.content), sessionId: opened.sessionId, readerToken: opened.token, publicId: opened.publicId ?? '' };
     },
 
     async getReaderSession(request) {
-      return { bodyJson: JSON.stringify(await app.sessions.get(request.storeTenantId, request.publicId)) };
+      return { session: storedSessionToProto(await app.sessions.get(request.storeTenantId, request.publicId)) };
     },
 
     async deleteReaderSession(request) {
-      return { bodyJson: JSON.stringify(await app.sessions.delete(request.storeTenantId, request.publicId)) };
+      return { session: storedSessionToProto(await app.sessions.delete(request.storeTenantId, request.publicId)) };
     },
 
     async verifyReaderToken(request) {
@@ -73,7 +76,7 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
     },
 
     async getReaderSettings(request) {
-      const body = await app.settings.get({
+      const { view, positionVersion } = await app.settings.get({
         tenantId: request.tenantId,
         userId: request.userId,
         issueId: request.issueId,
@@ -81,27 +84,27 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
         location: request.location,
         lang: request.lang,
       });
-      return { bodyJson: JSON.stringify(body) };
+      return { settings: settingsViewToProto(view), positionVersion: positionVersion ?? undefined };
     },
 
     async updateUserReaderSettings(request) {
-      return { bodyJson: JSON.stringify(await app.settings.update(request.userId, parseBody(request.requestJson))) };
+      return { settings: userSettingsToProto(await app.settings.update(request.userId, userSettingsFromProto(request.settings))) };
     },
 
     async saveLastLocation(request) {
-      const body = await app.positions.save({
+      const result = await app.positions.save({
         tenantId: request.tenantId,
         userId: request.userId,
         issueId: request.issueId,
-        body: parseBody(request.requestJson),
+        location: locationFromProto(request.location),
+        expected: request.expected,
       });
-      return { bodyJson: JSON.stringify(body) };
+      return { location: locationToProto(result.location), version: result.version ?? '', saved: result.saved };
     },
 
     async getDownload(request) {
-      return { bodyJson: JSON.stringify(await app.downloads.get(request)) };
+      return { download: downloadToProto(await app.downloads.get(request)) };
     },
-
     async searchIssueText(request) {
       const hits = await app.search.search({
         readerToken: request.readerToken,
@@ -119,6 +122,10 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
 
     async listContinueReading(request) {
       return app.positions.continueReading(request);
+    },
+
+    async getPublicationManifest(request) {
+      return { publication: publicationToProto(await app.publications.manifest(request)) };
     },
   };
 }

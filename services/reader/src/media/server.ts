@@ -4,24 +4,19 @@
 // need a valid, unexpired signature (403 otherwise); covers are public, also at
 // `/media/covers/<issue_id>.svg` (the catalog's cover URL template). Range
 // requests (206, 416) let audio players seek and EPUB readers fetch parts.
+// Files inside an EPUB package are served at `<epub key>/~<exp>~<sig>/<path>`
+// (one signature for the whole package, see MediaUrls.signedPackagePrefix),
+// with a policy that runs no script from a publication.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@folio/logger';
 import type { ContentStorage } from '../storage/storage.js';
-import { isPublicKey, type MediaUrls } from './signing.js';
+import { PackageFiles } from './package-files.js';
+import { mediaTypeOf } from './types.js';
+import { isPublicKey, PACKAGE_CAPABILITY, packageScope, type MediaUrls } from './signing.js';
 
-const CONTENT_TYPES: Record<string, string> = {
-  epub: 'application/epub+zip',
-  pdf: 'application/pdf',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  svg: 'image/svg+xml',
-  mp3: 'audio/mpeg',
-  m4a: 'audio/mp4',
-  ogg: 'audio/ogg',
-  json: 'application/json',
-};
+/** Files of a publication: its own styles, images and fonts, never its scripts, nothing from elsewhere. */
+const PACKAGE_FILE_POLICY = "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; media-src 'self'";
 
 export interface MediaServerOptions {
   storage: ContentStorage;
@@ -38,8 +33,9 @@ export interface RunningMediaServer {
 }
 
 export async function startMediaServer(options: MediaServerOptions, port: number, host: string): Promise<RunningMediaServer> {
+  const packages = new PackageFiles(options.storage);
   const server = createServer((request, response) => {
-    handle(options, request, response).catch((error: unknown) => {
+    handle(options, packages, request, response).catch((error: unknown) => {
       options.logger.error({ err: error, url: request.url }, 'media request failed');
       if (!response.headersSent) sendJson(response, 500, { message: 'Internal server error.' });
       else response.destroy();
@@ -63,7 +59,7 @@ export async function startMediaServer(options: MediaServerOptions, port: number
   };
 }
 
-async function handle(options: MediaServerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(options: MediaServerOptions, packages: PackageFiles, request: IncomingMessage, response: ServerResponse): Promise<void> {
   response.setHeader('Access-Control-Allow-Origin', '*');
   response.setHeader('Access-Control-Expose-Headers', 'Accept-Ranges, Content-Length, Content-Range');
   if (request.method === 'OPTIONS') {
@@ -102,6 +98,11 @@ async function handle(options: MediaServerOptions, request: IncomingMessage, res
     sendJson(response, 404, { message: 'Not found.' });
     return;
   }
+  const capability = decoded.findIndex((segment, index) => index >= 3 && PACKAGE_CAPABILITY.test(segment));
+  if (capability !== -1) {
+    await sendPackageFile(options, packages, request, response, decoded.slice(0, capability).join('/'), decoded[capability]!, decoded.slice(capability + 1).join('/'));
+    return;
+  }
   path = decoded.join('/');
   if (isPublicKey(path)) {
     await sendObject(options, request, response, path, 'public, max-age=3600');
@@ -116,6 +117,38 @@ async function handle(options: MediaServerOptions, request: IncomingMessage, res
   await sendObject(options, request, response, path, `private, max-age=${maxAge}`);
 }
 
+/** A file inside the EPUB at `epubKey`, by a package capability (`~<exp>~<sig>`). */
+async function sendPackageFile(
+  options: MediaServerOptions,
+  packages: PackageFiles,
+  request: IncomingMessage,
+  response: ServerResponse,
+  epubKey: string,
+  capability: string,
+  path: string,
+): Promise<void> {
+  const [, exp = null, sig = null] = PACKAGE_CAPABILITY.exec(capability) ?? [];
+  const verdict = epubKey.endsWith('.epub') ? options.urls.verify(packageScope(epubKey), exp, sig) : 'invalid';
+  if (verdict !== 'ok') {
+    sendJson(response, 403, { message: verdict === 'expired' ? 'This link has expired.' : 'This link is not valid.' });
+    return;
+  }
+  const data = path === '' ? null : await packages.read(epubKey, path);
+  if (!data) {
+    sendJson(response, 404, { message: 'Not found.' });
+    return;
+  }
+  const maxAge = Math.max(0, Number(exp) - Math.floor(Date.now() / 1000));
+  response.writeHead(200, {
+    'Content-Type': mediaTypeOf(path),
+    'Content-Length': data.length,
+    'Cache-Control': `private, max-age=${maxAge}`,
+    'Content-Security-Policy': PACKAGE_FILE_POLICY,
+    'X-Content-Type-Options': 'nosniff',
+  });
+  response.end(request.method === 'HEAD' ? undefined : data);
+}
+
 async function sendObject(options: MediaServerOptions, request: IncomingMessage, response: ServerResponse, key: string, cacheControl: string) {
   const info = await options.storage.stat(key);
   if (!info) {
@@ -124,7 +157,7 @@ async function sendObject(options: MediaServerOptions, request: IncomingMessage,
   }
   const extension = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
   const headers: Record<string, string | number> = {
-    'Content-Type': CONTENT_TYPES[extension] ?? 'application/octet-stream',
+    'Content-Type': mediaTypeOf(key),
     'Accept-Ranges': 'bytes',
     'Cache-Control': cacheControl,
     'Last-Modified': info.modifiedAt.toUTCString(),

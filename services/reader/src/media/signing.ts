@@ -36,6 +36,18 @@ export class MediaUrls {
     return `${this.base}/${encodeKey(key)}?exp=${expiresAt}&sig=${this.signature(key, expiresAt)}`;
   }
 
+  /**
+   * A signed base URL for the files inside an EPUB package:
+   * `<base>/<epub key>/~<exp>~<sig>/` followed by a path relative to the
+   * package document. The signature covers `<epub key>/*`, so one capability
+   * serves every chapter, style sheet and image, and the relative links
+   * inside chapters resolve under it.
+   */
+  signedPackagePrefix(epubKey: string, options: { now?: Date; notAfter?: Date | null } = {}): string {
+    const expiresAt = this.expiryOf(options.now ?? new Date(), options.notAfter ?? null);
+    return `${this.base}/${encodeKey(epubKey)}/~${expiresAt}~${this.signature(packageScope(epubKey), expiresAt)}/`;
+  }
+
   /** Unix seconds a URL signed now would expire at. */
   expiryOf(now: Date, notAfter: Date | null): number {
     let expiresAt = Math.floor(now.getTime() / 1000) + this.ttlSeconds;
@@ -58,6 +70,14 @@ export class MediaUrls {
     return 'ok';
   }
 }
+
+/** What a package capability signs: every file inside the EPUB at `epubKey`. */
+export function packageScope(epubKey: string): string {
+  return `${epubKey}/*`;
+}
+
+/** A package capability path segment: `~<exp>~<sig>`. */
+export const PACKAGE_CAPABILITY = /^~(\d{1,12})~([A-Za-z0-9_-]{43})$/;
 
 function encodeKey(key: string): string {
   return key.split('/').map(encodeURIComponent).join('/');

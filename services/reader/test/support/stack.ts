@@ -151,7 +151,8 @@ export async function startReaderStack(
   };
 }
 
-/** The JSON body of a `body_json` answer. */
-export function body<T = Record<string, any>>(response: { bodyJson: string }): T {
-  return JSON.parse(response.bodyJson) as T;
+/** The content of a session answer (CreateReaderSession, ExchangeSessionToken), which always has one. */
+export function contentOf(response: { content?: reader.SessionContent | undefined }): reader.SessionContent {
+  if (!response.content) throw new Error('the session answer has no content');
+  return response.content;
 }

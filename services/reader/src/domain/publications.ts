@@ -1,0 +1,149 @@
+// An issue as a Readium Web Publication (GET /api/v2/reader/{issue_id}/manifest):
+// what Readium-based readers (Thorium, the Readium toolkits) open without our
+// own session format. Same access rules as opening a reader session: a
+// preview is the tenant's preview share for anyone, otherwise the user needs
+// access and every link is signed to end with it.
+//
+// By content type: EPUB chapters are read file by file from the package
+// (signed package paths, so the relative links inside a chapter resolve; the
+// whole package is an alternate link); PDF pages are the page images, in
+// order, with their sizes (the Divina profile); audiobook tracks carry their
+// durations and media types.
+import type { ManifestDoc } from '../data/schemas.js';
+import { mediaTypeOf } from '../media/types.js';
+import type { ContentLinks } from './content.js';
+import type { IssueInfo, Peers } from './ports.js';
+import type { ReaderSessions } from './sessions.js';
+import { storeUrl } from './settings.js';
+import { parseDateTime } from './time.js';
+
+export interface PublicationLink {
+  href: string;
+  type: string;
+  title?: string;
+  /** Seconds, more than 0. */
+  duration?: number;
+  width?: number;
+  height?: number;
+  rel?: string[];
+  children?: PublicationLink[];
+}
+
+export interface Publication {
+  contentType: 'epub' | 'pdf' | 'audio';
+  preview: boolean;
+  /** The issue's page in its store: a stable URI. */
+  identifier: string;
+  title: string;
+  /** BCP 47; null when the issue has none. */
+  language: string | null;
+  authors: string[];
+  publisher: string | null;
+  /** ISO 8601 date-time; null when catalog's date does not parse. */
+  published: string | null;
+  description: string | null;
+  numberOfPages: number | null;
+  /** Seconds (audiobooks). */
+  duration: number | null;
+  readingOrder: PublicationLink[];
+  resources: PublicationLink[];
+  toc: PublicationLink[];
+  /** Publication-level links besides `self` (the gateway's): the whole EPUB package. */
+  links: PublicationLink[];
+}
+
+const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+export class Publications {
+  constructor(
+    private readonly deps: {
+      sessions: ReaderSessions;
+      peers: Peers;
+      content: ContentLinks;
+      storeUrlTemplate: string;
+    },
+  ) {}
+
+  async manifest(input: { tenantId: number; userId: number; issueId: number; preview: boolean }): Promise<Publication> {
+    const manifest = await this.deps.sessions.readableManifest(input.tenantId, input.issueId);
+    const { limit, notAfter } = await this.deps.sessions.grant(manifest, input.userId, input.preview);
+    const [issue, tenant] = await Promise.all([this.deps.peers.issue(input.tenantId, input.issueId), this.deps.peers.tenant(input.tenantId)]);
+    const published = parseDateTime(issue.publishedAt);
+    const language = [issue.lang, manifest.lang].find((lang): lang is string => typeof lang === 'string' && LANGUAGE.test(lang)) ?? null;
+    const base = {
+      preview: input.preview,
+      identifier: `${storeUrl(this.deps.storeUrlTemplate, tenant)}/issues/${input.issueId}`,
+      title: issue.name || manifest.title,
+      language,
+      authors: issue.author ? [issue.author] : [],
+      publisher: issue.publisher || null,
+      published: published ? published.toISOString() : null,
+      description: issue.description || null,
+      resources: [{ href: this.deps.content.cover(manifest), type: 'image/svg+xml', rel: ['cover'] }],
+    };
+    const body = await this.body(manifest, issue, limit, notAfter);
+    return { ...base, ...body, resources: [...base.resources, ...body.resources] };
+  }
+
+  private async body(
+    manifest: ManifestDoc,
+    issue: IssueInfo,
+    limit: number | null,
+    notAfter: Date | null,
+  ): Promise<Pick<Publication, 'contentType' | 'numberOfPages' | 'duration' | 'readingOrder' | 'resources' | 'toc' | 'links'>> {
+    const { content } = this.deps;
+    if (manifest.epub) {
+      const fileKey = await content.epubKey(manifest, limit);
+      const prefix = content.packagePrefix(fileKey, notAfter);
+      const spine = limit === null ? manifest.epub.spine : manifest.epub.spine.slice(0, limit);
+      const inShare = new Set(spine.map((chapter) => chapter.href));
+      const href = (path: string) => prefix + path.split('/').map(encodeURIComponent).join('/').replace(/%23/g, '#');
+      return {
+        contentType: 'epub',
+        numberOfPages: issue.numberOfPages,
+        duration: null,
+        readingOrder: spine.map((chapter) => ({ href: href(chapter.href), type: mediaTypeOf(chapter.href), ...(chapter.title && { title: chapter.title }) })),
+        resources: [],
+        toc: manifest.epub.toc
+          .filter((entry) => inShare.has(entry.href.split('#')[0]!))
+          .map((entry) => ({ href: href(entry.href), type: mediaTypeOf(entry.href.split('#')[0]!), title: entry.title })),
+        links: [{ href: content.signed(fileKey, notAfter), type: 'application/epub+zip', rel: ['alternate'] }],
+      };
+    }
+    if (manifest.pdf) {
+      const pages = limit === null ? manifest.pdf.pages : manifest.pdf.pages.slice(0, limit);
+      const links = pages.map((page, index) => ({
+        href: content.signed(page.key, notAfter),
+        type: mediaTypeOf(page.key),
+        title: `Page ${index + 1}`,
+        ...(page.width > 0 && page.height > 0 && { width: page.width, height: page.height }),
+      }));
+      return {
+        contentType: 'pdf',
+        numberOfPages: manifest.pdf.pages.length,
+        duration: null,
+        readingOrder: links,
+        resources: [],
+        toc: manifest.pdf.toc.filter((entry) => entry.page >= 1 && entry.page <= pages.length).map((entry) => ({ ...links[entry.page - 1]!, title: entry.title })),
+        links: [],
+      };
+    }
+    const tracks = manifest.audio ? (limit === null ? manifest.audio.tracks : manifest.audio.tracks.slice(0, limit)) : [];
+    const links = tracks.map((track) => ({
+      href: content.signed(track.key, notAfter),
+      type: mediaTypeOf(track.key),
+      title: track.title,
+      ...(track.duration > 0 && { duration: track.duration }),
+    }));
+    const total = tracks.reduce((sum, track) => sum + track.duration, 0);
+    return {
+      contentType: 'audio',
+      numberOfPages: null,
+      duration: total > 0 ? total : null,
+      readingOrder: links,
+      resources: [],
+      toc: links.map(({ href, type, title }) => ({ href, type, title })),
+      links: [],
+    };
+  }
+}
