@@ -27,6 +27,18 @@ describe('RateLimiter against real Redis', () => {
     expect((await limiter.hit(rule, 'a')).allowed).toBe(true);
   });
 
+  it('when asked whether a hit would be allowed, then nothing is counted and the answer follows the count', async () => {
+    const rule = { name: 'peek', limit: 2, windowSeconds: 60 };
+    expect(await limiter.wouldAllow(rule, 'p')).toMatchObject({ allowed: true, remaining: 1 });
+    await limiter.hit(rule, 'p');
+    expect((await limiter.wouldAllow(rule, 'p')).allowed).toBe(true);
+    await limiter.hit(rule, 'p');
+    const refused = await limiter.wouldAllow(rule, 'p');
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBeGreaterThan(0);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(60);
+  });
+
   it('when the window ends, then hits are allowed again', async () => {
     const rule = { name: 'short', limit: 1, windowSeconds: 1 };
     await limiter.hit(rule, 'k');

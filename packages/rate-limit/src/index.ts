@@ -35,6 +35,12 @@ local ttl = redis.call('PTTL', KEYS[1])
 return {count, ttl}
 `;
 
+// The current count and its remaining window, without counting.
+const PEEK = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+return {count, redis.call('PTTL', KEYS[1])}
+`;
+
 // KEYS: the counters, then optionally the key to read. ARGV[1]: how many
 // counters; ARGV[1 + i]: the window of counter i in ms. Returns
 // {count1, ttl1, count2, ttl2, ..., value-or-nil}.
@@ -84,6 +90,15 @@ export class RateLimiter {
     const decisions = hits.map(({ rule }, i) => decisionOf(rule, Number(reply[2 * i]), Number(reply[2 * i + 1])));
     const value = readKey === undefined ? null : ((reply[2 * hits.length] as string | null | undefined) ?? null);
     return { decisions, value };
+  }
+
+  /**
+   * Whether one more hit would still be allowed, without counting one: for
+   * limits on failures, checked before the attempt and hit only when it fails.
+   */
+  async wouldAllow(rule: RateRule, key: string): Promise<RateDecision> {
+    const [count, ttlMs] = (await this.redis.eval(PEEK, 1, this.keyOf(rule, key))) as [number, number];
+    return decisionOf(rule, count + 1, ttlMs);
   }
 
   /** Forgets a key's hits, e.g. after a successful login. */

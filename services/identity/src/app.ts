@@ -14,6 +14,7 @@ import { RefreshLocks } from './data/refresh-locks.js';
 import { SessionLiveness } from './data/session-liveness.js';
 import { AccountEraser } from './domain/account-erasure.js';
 import { CursorCodec } from './domain/cursor.js';
+import { DeviceKeys } from './domain/device-keys.js';
 import { TenantDiscovery } from './domain/discovery.js';
 import { EmailLogin } from './domain/email-login.js';
 import { HelpDesk } from './domain/help.js';
@@ -116,6 +117,7 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
     const help = new HelpDesk(store, tenants, events);
     const push = new PushRegistrations(store, tenants, events);
     const eraser = new AccountEraser(store, events, logger, sessions);
+    const deviceKeys = new DeviceKeys(store, limiter, logger);
 
     const channel = (webhook: string | undefined, inbox: string): HelpChannel =>
       webhook ? new WebhookHelpChannel(webhook) : new EmailHelpChannel(mailer, inbox);
@@ -148,7 +150,7 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
         {
           name: SERVICE_NAME,
           definition: identity.IdentityServiceService,
-          handlers: identityHandlers({ emailLogin, socialLogin, sessions, keys, users, tenants, discovery, help, push }),
+          handlers: identityHandlers({ emailLogin, socialLogin, sessions, keys, users, tenants, discovery, help, push, deviceKeys }),
         },
       ],
     });

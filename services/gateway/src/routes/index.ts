@@ -2,6 +2,7 @@
 import type { Route } from '../http/route.js';
 import { authRoutes } from './auth.js';
 import { contentRoutes } from './content.js';
+import { deviceKeyRoutes } from './device-keys.js';
 import { helpRoutes } from './help.js';
 import { integrationRoutes, integrationRoutesV1 } from './integrations.js';
 import { libraryRoutes } from './library.js';
@@ -18,6 +19,7 @@ export const routeTable: readonly Route[] = [
   ...authRoutes,
   ...userRoutes,
   ...pushRoutes,
+  ...deviceKeyRoutes,
   ...tenantRoutes,
   ...helpRoutes,
   ...libraryRoutes,

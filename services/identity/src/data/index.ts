@@ -1,6 +1,7 @@
 // The identity database behind one object: models registered, indexes built,
 // a repository per aggregate.
 import { ensureIndexes, type Connection } from '@folio/mongo';
+import { DeviceKeyRepository } from './device-keys.js';
 import { HelpConfigRepository } from './help-config.js';
 import { LoginCodeRepository } from './login-codes.js';
 import { MembershipRepository } from './memberships.js';
@@ -16,6 +17,7 @@ import { UserRepository } from './users.js';
 export * from './schemas.js';
 export { IdentityReadCache, type IdentityReadCacheSettings } from './read-cache.js';
 export type {
+  DeviceKeyRepository,
   HelpConfigRepository,
   LoginCodeRepository,
   MembershipRepository,
@@ -37,6 +39,7 @@ export interface IdentityStore {
   signingKeys: SigningKeyRepository;
   pushRegistrations: PushRegistrationRepository;
   helpConfig: HelpConfigRepository;
+  deviceKeys: DeviceKeyRepository;
 }
 
 /** `cache`: the service's read cache for users, memberships and tenants (seeds and tools read the store). */
@@ -54,5 +57,6 @@ export async function openIdentityStore(connection: Connection, cache?: Identity
     signingKeys: new SigningKeyRepository(models.signingKeys),
     pushRegistrations: new PushRegistrationRepository(models.pushRegistrations),
     helpConfig: new HelpConfigRepository(models.helpConfig),
+    deviceKeys: new DeviceKeyRepository(models.deviceKeys),
   };
 }

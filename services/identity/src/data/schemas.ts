@@ -130,6 +130,22 @@ export interface PushRegistrationDoc {
   updated_at: Date;
 }
 
+/**
+ * A device key (OPDS readers, KOReader sync). Only digests are stored: `_id`
+ * is SHA-256(key) (HTTP Basic sends the key), `md5_digest` SHA-256(MD5 hex of
+ * the key) (KOReader sends the MD5 hex), so each verification is one lookup
+ * by `_id` or by a unique field. `key_id` is the public id the API lists.
+ */
+export interface DeviceKeyDoc {
+  _id: string;
+  md5_digest: string;
+  key_id: string;
+  user_id: number;
+  label: string;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
 export interface HelpConfigDoc {
   _id: string;
   subjects: string[];
@@ -291,6 +307,22 @@ const pushRegistrationSchema = new Schema<PushRegistrationDoc>(
 pushRegistrationSchema.index({ user_id: 1, tenant_id: 1, device_key: 1 }, { unique: true });
 pushRegistrationSchema.index({ user_id: 1, device_token: 1 });
 
+const deviceKeySchema = new Schema<DeviceKeyDoc>(
+  {
+    _id: { type: String, required: true },
+    md5_digest: { type: String, required: true },
+    key_id: { type: String, required: true },
+    user_id: { type: Number, required: true },
+    label: { type: String, required: true },
+    created_at: { type: Date, required: true },
+    last_used_at: { type: Date, default: null },
+  },
+  { ...options, collection: 'device_keys' },
+);
+deviceKeySchema.index({ md5_digest: 1 }, { unique: true });
+deviceKeySchema.index({ key_id: 1 }, { unique: true });
+deviceKeySchema.index({ user_id: 1 });
+
 const helpConfigSchema = new Schema<HelpConfigDoc>(
   {
     _id: { type: String, required: true },
@@ -313,6 +345,7 @@ export interface Models {
   signingKeys: Model<SigningKeyDoc>;
   pushRegistrations: Model<PushRegistrationDoc>;
   helpConfig: Model<HelpConfigDoc>;
+  deviceKeys: Model<DeviceKeyDoc>;
 }
 
 /** Registers every identity model on the connection (idempotent). */
@@ -328,6 +361,7 @@ export function identityModels(connection: Connection): Models {
     signingKeys: modelOn(connection, 'SigningKey', signingKeySchema),
     pushRegistrations: modelOn(connection, 'PushRegistration', pushRegistrationSchema),
     helpConfig: modelOn(connection, 'HelpConfig', helpConfigSchema),
+    deviceKeys: modelOn(connection, 'DeviceKey', deviceKeySchema),
   };
 }
 

@@ -22,18 +22,19 @@ export class AccountEraser {
     const { store } = this;
     const user = await store.users.findById(request.userId);
     const email = user?.email ?? request.email;
-    // Sessions and refresh tokens first: the user is logged out everywhere before anything else goes.
+    // Sessions, refresh tokens and device keys first: the user is logged out everywhere before anything else goes.
     // The gateway's liveness keys go before the store rows that name them
     // (throws when Redis refuses: the event is retried, every step is idempotent).
     await this.sessionsOf.endAllOf(request.userId);
     const sessions = await store.sessions.deleteAllOf(request.userId);
     const refreshTokens = await store.refreshTokens.deleteAllOf(request.userId);
+    const deviceKeys = await store.deviceKeys.deleteAllOf(request.userId);
     const memberships = await store.memberships.deleteAllOf(request.userId);
     const pushRegistrations = await store.pushRegistrations.deleteAllOf(request.userId);
     if (email) await store.loginCodes.deleteFor(email);
     const userDeleted = await store.users.delete(request.userId);
     this.logger.info(
-      { user_id: request.userId, sessions, refresh_tokens: refreshTokens, memberships, push_registrations: pushRegistrations, user_deleted: userDeleted },
+      { user_id: request.userId, sessions, refresh_tokens: refreshTokens, device_keys: deviceKeys, memberships, push_registrations: pushRegistrations, user_deleted: userDeleted },
       'account erased',
     );
     await this.events.publish<AccountDeletedPayload>(

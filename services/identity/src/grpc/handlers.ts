@@ -2,6 +2,7 @@
 // the reply. No rules live here.
 import type { ServiceHandlers } from '@folio/grpc';
 import { identity } from '@folio/proto';
+import type { DeviceKeys } from '../domain/device-keys.js';
 import type { TenantDiscovery } from '../domain/discovery.js';
 import type { EmailLogin } from '../domain/email-login.js';
 import type { HelpDesk } from '../domain/help.js';
@@ -11,7 +12,7 @@ import type { SigningKeys } from '../domain/signing-keys.js';
 import type { SocialLogin } from '../domain/social-login.js';
 import type { TenantDirectory } from '../domain/tenants.js';
 import type { UserAccounts } from '../domain/users.js';
-import { platformName, providerName, toTenant, toTokenPair, toUser } from './mappers.js';
+import { platformName, providerName, secretFormName, toDeviceKey, toTenant, toTokenPair, toUser } from './mappers.js';
 
 export interface UseCases {
   emailLogin: EmailLogin;
@@ -23,6 +24,7 @@ export interface UseCases {
   discovery: TenantDiscovery;
   help: HelpDesk;
   push: PushRegistrations;
+  deviceKeys: DeviceKeys;
 }
 
 export function identityHandlers(app: UseCases): ServiceHandlers<typeof identity.IdentityServiceService> {
@@ -112,6 +114,31 @@ export function identityHandlers(app: UseCases): ServiceHandlers<typeof identity
     async unregisterPushToken(request) {
       await app.push.unregister({ ...request, platform: platformName(request.platform) });
       return {};
+    },
+
+    async createDeviceKey(request) {
+      const { view, key } = await app.deviceKeys.create(request);
+      return { deviceKey: toDeviceKey(view), key };
+    },
+
+    async listDeviceKeys(request) {
+      return { deviceKeys: (await app.deviceKeys.list(request.userId)).map(toDeviceKey) };
+    },
+
+    async deleteDeviceKey(request) {
+      await app.deviceKeys.delete(request);
+      return {};
+    },
+
+    async verifyDeviceKey(request) {
+      const verified = await app.deviceKeys.verify({
+        email: request.email,
+        tenantId: request.tenantId,
+        secret: request.secret,
+        form: secretFormName(request.secretForm),
+        clientIp: request.clientIp,
+      });
+      return { userId: verified.userId, email: verified.email, admin: verified.admin, deviceKeyId: verified.keyId };
     },
   };
 }

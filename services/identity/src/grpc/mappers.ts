@@ -1,6 +1,7 @@
 // Identity's records to the wire messages of svc.identity.v1.
 import { identity } from '@folio/proto';
 import type { TenantDoc, UserDoc } from '../data/index.js';
+import type { DeviceKeyView, SecretForm } from '../domain/device-keys.js';
 import type { PushPlatform } from '../domain/push.js';
 import type { TokenPair } from '../domain/sessions.js';
 import type { SocialProviderName } from '../domain/social/index.js';
@@ -64,4 +65,18 @@ export function platformName(platform: identity.PushPlatform): PushPlatform | nu
     default:
       return null;
   }
+}
+
+export function toDeviceKey(view: DeviceKeyView): identity.DeviceKey {
+  return {
+    id: view.id,
+    label: view.label,
+    createdAt: view.createdAt.toISOString(),
+    lastUsedAt: view.lastUsedAt ? view.lastUsedAt.toISOString() : undefined,
+  };
+}
+
+/** An unspecified form is the plain key (HTTP Basic). */
+export function secretFormName(form: identity.SecretForm): SecretForm {
+  return form === identity.SecretForm.SECRET_FORM_KOSYNC_MD5 ? 'kosync-md5' : 'plain';
 }
