@@ -3,7 +3,7 @@
 // retries failures after a delay and parks poison messages in a dead-letter
 // queue for an operator, so one bad event never blocks the others.
 //
-// Topology per consumer (all durable, declared idempotently on every (re)connect):
+// Topology per consumer (all durable quorum queues, queues.ts; declared idempotently on every (re)connect):
 //   <exchange> (topic) --bindings--> <queue>
 //   <queue>.retry: messages wait there for their per-message TTL, then RabbitMQ
 //                  dead-letters them back to <queue> through the default exchange,
@@ -17,8 +17,19 @@ import { randomUUID } from 'node:crypto';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Connection } from 'mongoose';
 import { runWithContext, type Logger } from '@folio/logger';
+import {
+  countConsumed,
+  countDeadLetter,
+  countRedelivered,
+  onScrape,
+  recordConsumerBacklog,
+  recordDeadLetterQueue,
+  registerConsumerQueue,
+  type ConsumeOutcome,
+} from '@folio/telemetry';
 import { BrokerUnavailableError, type Broker } from './broker.js';
 import { parseEvent, type DomainEvent } from './event.js';
+import { declareDurableQueues } from './queues.js';
 
 export interface ConsumerOptions {
   exchange: string;
@@ -77,6 +88,8 @@ class Consumer {
   private reattachTimer: NodeJS.Timeout | undefined;
   private pruneTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
+  private stopScrape: (() => void) | undefined;
+  private statsChannel: Promise<ConfirmChannel> | undefined;
 
   constructor(
     private readonly broker: Broker,
@@ -95,6 +108,8 @@ class Consumer {
    */
   async start(): Promise<void> {
     await this.processed.ensureIndexes();
+    registerConsumerQueue(this.options.queue);
+    this.stopScrape = onScrape(() => this.recordDepths());
     this.unsubscribe = this.broker.onConnected(() => this.attachInBackground());
     if (this.broker.isConnected()) await this.attach();
     const retentionMs = this.options.retentionMs ?? 14 * 24 * 60 * 60 * 1000;
@@ -108,14 +123,42 @@ class Consumer {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
+    this.stopScrape?.();
     clearTimeout(this.reattachTimer);
     clearInterval(this.pruneTimer);
+    const stats = this.statsChannel;
+    this.statsChannel = undefined;
+    await stats?.then((channel) => channel.close()).catch(() => {});
     await this.attaching?.catch(() => {});
     const channel = this.channel;
     this.channel = undefined;
     if (channel && this.consumerTag) await channel.cancel(this.consumerTag).catch(() => {});
     await Promise.allSettled(this.inFlight);
     await channel?.close().catch(() => {});
+  }
+
+  /**
+   * At each scrape: messages waiting in the queue (the consumer lag) and in its
+   * dead-letter queue, read from the broker on a channel of their own (asking
+   * for a missing queue closes the channel that asked).
+   */
+  private async recordDepths(): Promise<void> {
+    if (this.stopped || !this.broker.isConnected()) return;
+    const { queue } = this.options;
+    this.statsChannel ??= this.broker.createChannel().then((channel) => {
+      channel.on('error', () => {});
+      channel.on('close', () => {
+        this.statsChannel = undefined;
+      });
+      return channel;
+    });
+    try {
+      const channel = await this.statsChannel;
+      recordConsumerBacklog(queue, (await channel.checkQueue(queue)).messageCount);
+      recordDeadLetterQueue(queue, (await channel.checkQueue(`${queue}.dead`)).messageCount);
+    } catch {
+      this.statsChannel = undefined;
+    }
   }
 
   private attach(): Promise<void> {
@@ -142,6 +185,16 @@ class Consumer {
 
   private async open(): Promise<void> {
     const { exchange, queue, bindings } = this.options;
+    // On a channel of its own: a queue kept as classic costs that channel (see queues.ts).
+    await declareDurableQueues(
+      this.broker,
+      [
+        { name: queue },
+        { name: `${queue}.retry`, arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': queue } },
+        { name: `${queue}.dead` },
+      ],
+      this.logger,
+    );
     const channel = await this.broker.createChannel();
     channel.on('error', (error: unknown) => this.logger.warn({ err: error }, 'consumer channel error'));
     channel.on('close', () => {
@@ -151,12 +204,6 @@ class Consumer {
     });
     try {
       await channel.assertExchange(exchange, 'topic', { durable: true });
-      await channel.assertQueue(queue, { durable: true });
-      await channel.assertQueue(`${queue}.retry`, {
-        durable: true,
-        arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': queue },
-      });
-      await channel.assertQueue(`${queue}.dead`, { durable: true });
       for (const pattern of bindings) await channel.bindQueue(queue, exchange, pattern);
       await channel.prefetch(this.options.prefetch ?? 10);
       this.channel = channel;
@@ -179,17 +226,24 @@ class Consumer {
   }
 
   private async handle(channel: ConfirmChannel, message: ConsumeMessage): Promise<void> {
+    const { queue } = this.options;
+    if (message.fields.redelivered) countRedelivered(queue);
     try {
       const parsed = parseEvent(message.content);
+      let outcome: ConsumeOutcome;
       if ('error' in parsed) {
         this.logger.warn({ message_id: message.properties.messageId, reason: parsed.error }, 'malformed message dead-lettered');
-        await this.forward(channel, message, `${this.options.queue}.dead`, { [LAST_ERROR_HEADER]: parsed.error });
+        await this.forward(channel, message, `${queue}.dead`, { [LAST_ERROR_HEADER]: parsed.error });
+        countDeadLetter(queue);
+        outcome = 'dead_lettered';
       } else {
         const { event } = parsed;
-        await runWithContext({ requestId: event.id, tenantId: event.tenant_id }, () => this.process(channel, message, event));
+        outcome = await runWithContext({ requestId: event.id, tenantId: event.tenant_id }, () => this.process(channel, message, event));
       }
       channel.ack(message);
+      countConsumed(queue, outcome);
     } catch (error) {
+      countConsumed(queue, 'requeued');
       // Forwarding failed, most likely because the channel is gone: the broker redelivers the unacked message.
       this.logger.warn({ err: error, message_id: message.properties.messageId }, 'message left for redelivery');
       try {
@@ -200,8 +254,8 @@ class Consumer {
     }
   }
 
-  /** Runs the handler once per event id; resolves when the message may be acknowledged. */
-  private async process(channel: ConfirmChannel, message: ConsumeMessage, event: DomainEvent): Promise<void> {
+  /** Runs the handler once per event id; resolves, with what became of the message, when it may be acknowledged. */
+  private async process(channel: ConfirmChannel, message: ConsumeMessage, event: DomainEvent): Promise<ConsumeOutcome> {
     const { queue } = this.options;
     const attempt = attemptOf(message);
     let claim: Claim;
@@ -210,15 +264,17 @@ class Consumer {
     } catch (error) {
       // Our database is down, the event is fine: wait without spending one of its attempts.
       this.logger.warn({ err: error }, 'idempotency store unavailable; retrying the event later');
-      return this.forward(channel, message, `${queue}.retry`, {}, this.retryDelayMs);
+      await this.forward(channel, message, `${queue}.retry`, {}, this.retryDelayMs);
+      return 'retried';
     }
     if (claim === 'done') {
       this.logger.debug({ event_type: event.type }, 'duplicate event skipped');
-      return;
+      return 'duplicate';
     }
     if (claim === 'busy') {
       // Another delivery of this event is being handled right now; look again once it has finished or failed.
-      return this.forward(channel, message, `${queue}.retry`, {}, this.retryDelayMs);
+      await this.forward(channel, message, `${queue}.retry`, {}, this.retryDelayMs);
+      return 'retried';
     }
     try {
       await this.options.handler(event, { attempt });
@@ -227,13 +283,17 @@ class Consumer {
       const reason = error instanceof Error ? error.message : String(error);
       if (attempt > this.maxRetries) {
         this.logger.error({ err: error, event_type: event.type, attempt }, 'event handler failed for the last time; dead-lettered');
-        return this.forward(channel, message, `${queue}.dead`, { [LAST_ERROR_HEADER]: reason, [FAILED_ATTEMPTS_HEADER]: attempt, [ATTEMPT_HEADER]: undefined });
+        await this.forward(channel, message, `${queue}.dead`, { [LAST_ERROR_HEADER]: reason, [FAILED_ATTEMPTS_HEADER]: attempt, [ATTEMPT_HEADER]: undefined });
+        countDeadLetter(queue);
+        return 'dead_lettered';
       }
       this.logger.warn({ err: error, event_type: event.type, attempt }, 'event handler failed; will retry');
-      return this.forward(channel, message, `${queue}.retry`, { [ATTEMPT_HEADER]: attempt + 1, [LAST_ERROR_HEADER]: reason }, this.retryDelayMs);
+      await this.forward(channel, message, `${queue}.retry`, { [ATTEMPT_HEADER]: attempt + 1, [LAST_ERROR_HEADER]: reason }, this.retryDelayMs);
+      return 'retried';
     }
     // The work is done: a failure to record it only risks a second run on redelivery, so ack anyway.
     await this.processed.complete(claim).catch((error: unknown) => this.logger.warn({ err: error }, 'could not record a processed event'));
+    return 'handled';
   }
 
   /** Copies a message to a queue and waits for the broker's confirm, so the original may then be acked. */

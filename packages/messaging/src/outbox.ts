@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientSession, Connection } from 'mongoose';
 import type { Logger } from '@folio/logger';
-import { currentTraceCarrier, inTraceOf, type TraceCarrier } from '@folio/telemetry';
+import { currentTraceCarrier, inTraceOf, onScrape, recordOutbox, type TraceCarrier } from '@folio/telemetry';
 import { BrokerUnavailableError, type Broker } from './broker.js';
 import type { DomainEvent } from './event.js';
 
@@ -69,6 +69,7 @@ export class Outbox {
   private queuedPass: Promise<number> | undefined;
   private lastPrune = 0;
   private unsubscribe: (() => void) | undefined;
+  private stopScrape: (() => void) | undefined;
 
   constructor(
     private readonly connection: Connection,
@@ -137,12 +138,26 @@ export class Outbox {
     if (this.running) return;
     this.running = true;
     this.unsubscribe = this.broker.onConnected(() => this.wake?.());
+    // folio_outbox_pending / folio_outbox_oldest_age_seconds, read when Prometheus scrapes (two indexed queries).
+    this.stopScrape = onScrape(async () => recordOutbox(await this.pending()));
     this.loop = this.run();
+  }
+
+  /** Rows not yet published and the age of the oldest, in seconds (0 when none). */
+  async pending(): Promise<{ pending: number; oldestAgeSeconds: number }> {
+    const filter = { exchange: this.options.exchange, published_at: null };
+    const [pending, oldest] = await Promise.all([
+      this.rows.countDocuments(filter),
+      this.rows.findOne(filter, { sort: { occurred_at: 1 }, projection: { occurred_at: 1 } }),
+    ]);
+    const oldestAgeSeconds = oldest ? Math.max(0, (Date.now() - oldest.occurred_at.getTime()) / 1000) : 0;
+    return { pending, oldestAgeSeconds };
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.unsubscribe?.();
+    this.stopScrape?.();
     this.wake?.();
     await this.loop;
     await this.lastPass.catch(() => {});

@@ -1,3 +1,4 @@
+import { renderMetrics } from '@folio/telemetry';
 import { describe, expect, it } from 'vitest';
 import { ReferenceCache } from './reference-cache.js';
 
@@ -7,6 +8,17 @@ function clockAt(start: number) {
 }
 
 describe('ReferenceCache', () => {
+  it('when it is named, then its hits and misses are counted under that name (the hit ratio on /metrics)', async () => {
+    const cache = new ReferenceCache<string, number>({ name: 'test-ratio', maxEntries: 10, ttlMs: 1_000, now: clockAt(0).now });
+    await cache.get('a', async () => 1);
+    await cache.get('a', async () => 1);
+    await cache.get('a', async () => 1);
+
+    const { body } = await renderMetrics();
+    expect(body).toContain('folio_cache_lookups_total{cache="test-ratio",result="hit"} 2');
+    expect(body).toContain('folio_cache_lookups_total{cache="test-ratio",result="miss"} 1');
+  });
+
   it('when a key is read twice within the TTL, then it is loaded once', async () => {
     const cache = new ReferenceCache<string, number>({ maxEntries: 10, ttlMs: 1_000, now: clockAt(0).now });
     let loads = 0;

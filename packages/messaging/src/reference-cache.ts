@@ -7,7 +7,11 @@
 // load, and a load that started before an invalidation is returned to its
 // callers but not stored, so a reply computed before a purchase cannot
 // outlive the purchase's event in the cache.
+import { countCacheLookup, registerCache } from '@folio/telemetry';
+
 export interface ReferenceCacheOptions {
+  /** Names the cache in `folio_cache_lookups_total{cache}` (hits and misses; the hit ratio). */
+  name?: string;
   /** Entries kept; the least recently used goes first. */
   maxEntries: number;
   /** How long an entry is served at most; 0 disables caching. */
@@ -29,25 +33,35 @@ export class ReferenceCache<K, V> {
   // Bumped by every invalidation; a load that saw another generation is not stored.
   private generation = 0;
 
+  private readonly name: string;
+
   constructor(private readonly options: ReferenceCacheOptions) {
     this.now = options.now ?? Date.now;
+    this.name = options.name ?? 'reference';
+    registerCache(this.name);
   }
 
   get size(): number {
     return this.entries.size;
   }
 
-  /** The cached value, if present and fresh. */
+  /** The cached value, if present and fresh. Every call is one lookup in the hit-ratio metric. */
   peek(key: K): V | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
+    if (!entry) return this.miss();
     if (entry.expiresAt <= this.now()) {
       this.entries.delete(key);
-      return undefined;
+      return this.miss();
     }
     this.entries.delete(key);
     this.entries.set(key, entry);
+    countCacheLookup(this.name, true);
     return entry.value;
+  }
+
+  private miss(): undefined {
+    countCacheLookup(this.name, false);
+    return undefined;
   }
 
   /** The cached value, or the result of `load` (stored unless an invalidation happened meanwhile). */

@@ -30,8 +30,8 @@ export class CachedAccess implements AccessPort {
     private readonly commerce: AccessPort,
     settings: AccessCacheSettings,
   ) {
-    this.offerCache = new ReferenceCache({ ttlMs: settings.ttlMs, maxEntries: settings.maxEntries, now: settings.now });
-    this.accessibleCache = new ReferenceCache({ ttlMs: settings.ttlMs, maxEntries: Math.max(100, Math.floor(settings.maxEntries / 10)), now: settings.now });
+    this.offerCache = new ReferenceCache({ name: 'catalog-offers', ttlMs: settings.ttlMs, maxEntries: settings.maxEntries, now: settings.now });
+    this.accessibleCache = new ReferenceCache({ name: 'catalog-accessible', ttlMs: settings.ttlMs, maxEntries: Math.max(100, Math.floor(settings.maxEntries / 10)), now: settings.now });
   }
 
   async offers(tenantId: number, userId: number, issueIds: readonly number[]): Promise<Map<number, Offer>> {

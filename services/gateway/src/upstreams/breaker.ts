@@ -6,6 +6,7 @@
 import CircuitBreaker from 'opossum';
 import { DomainError, unavailable, type ErrorCode } from '@folio/errors';
 import type { Logger } from '@folio/logger';
+import { countBreakerOpened, recordBreakerState, registerBreaker } from '@folio/telemetry';
 
 export interface BreakerSettings {
   /** Backstop above the gRPC deadline. */
@@ -72,12 +73,21 @@ export class Breaker {
       // Filtered errors still reject; they just do not count against the service.
       errorFilter: (error: unknown) => !countsAsFailure(error),
     });
+    // folio_breaker_state{breaker} and folio_breaker_opened_total{breaker}.
+    registerBreaker(name);
     this.breaker.on('open', () => {
       this.openedAt = Date.now();
+      countBreakerOpened(name);
       logger?.warn({ upstream: name }, 'circuit breaker opened');
     });
-    this.breaker.on('halfOpen', () => logger?.info({ upstream: name }, 'circuit breaker half-open'));
-    this.breaker.on('close', () => logger?.info({ upstream: name }, 'circuit breaker closed'));
+    this.breaker.on('halfOpen', () => {
+      recordBreakerState(name, 'half-open');
+      logger?.info({ upstream: name }, 'circuit breaker half-open');
+    });
+    this.breaker.on('close', () => {
+      recordBreakerState(name, 'closed');
+      logger?.info({ upstream: name }, 'circuit breaker closed');
+    });
   }
 
   get state(): 'closed' | 'open' | 'half-open' {

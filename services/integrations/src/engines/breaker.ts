@@ -7,6 +7,7 @@
 // pass through and do not count against the provider.
 import { DomainError, unavailable } from '@folio/errors';
 import type { Logger } from '@folio/logger';
+import { countBreakerOpened, recordBreakerState, registerBreaker } from '@folio/telemetry';
 import CircuitBreaker from 'opossum';
 
 export interface BreakerSettings {
@@ -83,9 +84,20 @@ export class ProviderBreaker {
         errorFilter: (error: unknown) => error instanceof DomainError && error.code !== 'UNAVAILABLE',
       },
     );
-    this.breaker.on('open', () => this.logger.warn({ provider }, 'provider breaker opened'));
-    this.breaker.on('halfOpen', () => this.logger.info({ provider }, 'provider breaker half-open: trying one call'));
-    this.breaker.on('close', () => this.logger.info({ provider }, 'provider breaker closed'));
+    // folio_breaker_state{breaker} and folio_breaker_opened_total{breaker}, named by provider.
+    registerBreaker(provider);
+    this.breaker.on('open', () => {
+      countBreakerOpened(provider);
+      this.logger.warn({ provider }, 'provider breaker opened');
+    });
+    this.breaker.on('halfOpen', () => {
+      recordBreakerState(provider, 'half-open');
+      this.logger.info({ provider }, 'provider breaker half-open: trying one call');
+    });
+    this.breaker.on('close', () => {
+      recordBreakerState(provider, 'closed');
+      this.logger.info({ provider }, 'provider breaker closed');
+    });
   }
 
   get opened(): boolean {
