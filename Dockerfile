@@ -53,4 +53,8 @@ WORKDIR /app
 # Owned by root: `node` can read the code but not rewrite it.
 COPY --from=build /out ./
 USER node
-CMD ["node", "dist/main.js"]
+# Tracing must be in place before the service's modules load (ESM): the register
+# entry installs the instrumentations' loader hook and starts the OTel SDK, and
+# does nothing at all unless OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/observability.md).
+# Every service depends on @folio/telemetry, so /app/node_modules has it.
+CMD ["node", "--import", "@folio/telemetry/register", "dist/main.js"]

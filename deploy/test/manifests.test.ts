@@ -262,3 +262,53 @@ describe.each(overlayNames())('overlay %s', (overlay) => {
     });
   });
 });
+
+/** What each service reads right after it writes decides its read preference (docs/operations.md "MongoDB"). */
+const MONGO_READ_PREFERENCE: Record<string, string> = {
+  identity: 'primary',
+  commerce: 'primary',
+  catalog: 'primaryPreferred',
+  reader: 'primaryPreferred',
+  notes: 'primaryPreferred',
+  integrations: 'primaryPreferred',
+};
+
+describe('production: MongoDB replica-set settings per service', () => {
+  const workloads = workloadsOf(renderOverlay(kustomize, 'production'));
+
+  it.each(Object.entries(MONGO_READ_PREFERENCE))('%s writes with w=majority, retries writes and reads with readPreference=%s', (name, readPreference) => {
+    const workload = workloads.find((w) => w.name === name);
+    expect(workload, `${name} is rendered`).toBeDefined();
+    const env = mainContainer(workload!).env ?? [];
+    const server = env.findIndex((variable) => variable.name === 'MONGO_SERVER_URL');
+    const url = env.findIndex((variable) => variable.name === 'MONGO_URL');
+    // Hosts and credentials stay in the secret; the settings are in the manifest, reviewed and checked here.
+    expect(env[server]?.valueFrom?.secretKeyRef?.key).toBe(`${name.toUpperCase()}_MONGO_URL`);
+    // Kubernetes expands $(VAR) only from variables defined earlier in the list.
+    expect(server).toBeGreaterThanOrEqual(0);
+    expect(url).toBeGreaterThan(server);
+    const value = env[url]!.value ?? '';
+    expect(value.startsWith('$(MONGO_SERVER_URL)?'), value).toBe(true);
+    const options = Object.fromEntries(new URLSearchParams(value.slice(value.indexOf('?') + 1)));
+    expect(options).toMatchObject({ w: 'majority', retryWrites: 'true', readPreference, tls: 'true' });
+    expect(options.replicaSet, 'replicaSet').toBeTruthy();
+    expect(Number(options.maxPoolSize)).toBeGreaterThan(0);
+  });
+
+  it('leaves no workload with MongoDB outside the table above', () => {
+    const withMongo = workloads.filter((w) => w.ownService && hasEnv(mainContainer(w), 'MONGO_URL')).map((w) => w.name);
+    expect(withMongo.sort()).toEqual(Object.keys(MONGO_READ_PREFERENCE).sort());
+  });
+});
+
+describe('the image', () => {
+  it('starts every service with the tracing register entry, so the OTEL_* settings take effect', () => {
+    const dockerfile = readFileSync(`${REPO_ROOT}Dockerfile`, 'utf8');
+    const cmd = dockerfile.split('\n').filter((line) => line.startsWith('CMD ')).at(-1);
+    expect(cmd).toBe('CMD ["node", "--import", "@folio/telemetry/register", "dist/main.js"]');
+    for (const service of Object.keys(MONGO_READ_PREFERENCE).concat('gateway')) {
+      const manifest = JSON.parse(readFileSync(`${REPO_ROOT}services/${service}/package.json`, 'utf8')) as { dependencies?: Record<string, string> };
+      expect(manifest.dependencies?.['@folio/telemetry'], `${service} depends on @folio/telemetry`).toBeDefined();
+    }
+  });
+});

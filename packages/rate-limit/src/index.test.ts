@@ -1,3 +1,4 @@
+import { renderMetrics } from '@folio/telemetry';
 import { testInfra, uniqueName } from '@folio/testing';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -79,5 +80,33 @@ describe('RateLimiter.hitAndRead: several counters and one read in one round tri
     expect(value).toBe('hello');
     expect(decisions).toHaveLength(1);
     expect((await limiter.hitAndRead([], key)).value).toBe('hello');
+  });
+});
+
+describe('RateLimiter on a Redis Cluster', () => {
+  const redis = new Redis(testInfra().redisUrl);
+  const prefix = uniqueName('rl');
+  const limiter = new RateLimiter(redis, prefix);
+  afterAll(() => redis.quit());
+
+  it('when one client hits several rules, then all its counters share one hash tag (one slot, so one script may touch them)', async () => {
+    const rules = [
+      { name: 'global-ip', limit: 100, windowSeconds: 60 },
+      { name: 'refresh-ip', limit: 10, windowSeconds: 60 },
+    ];
+    await limiter.hitAndRead(rules.map((rule) => ({ rule, key: '198.51.100.7' })), `${prefix}-sess:some-jti`);
+    const keys = (await redis.keys(`${prefix}:*`)).sort();
+    expect(keys).toEqual([`${prefix}:{198.51.100.7}:global-ip`, `${prefix}:{198.51.100.7}:refresh-ip`]);
+    // Redis Cluster hashes only what is between the first { and the next }: the client key.
+    expect(new Set(keys.map((key) => /\{([^}]*)\}/.exec(key)?.[1]))).toEqual(new Set(['198.51.100.7']));
+  });
+
+  it('when a hit is over its limit, then it is counted as a rejection of that rule', async () => {
+    const rule = { name: uniqueName('tiny-rule'), limit: 1, windowSeconds: 60 };
+    await limiter.hit(rule, 'k');
+    await limiter.hit(rule, 'k');
+    await limiter.hitAndRead([{ rule, key: 'k' }]);
+    const { body } = await renderMetrics();
+    expect(body).toContain(`folio_rate_limit_rejections_total{limiter="${rule.name}"} 2`);
   });
 });

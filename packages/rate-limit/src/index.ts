@@ -3,10 +3,19 @@
 // long until the window ends (the Retry-After header).
 //
 // `hitAndRead` counts several hits and reads one more key (the gateway's
-// session liveness) in ONE round trip: a Lua script loaded once per
-// connection and then called by its SHA (ioredis `defineCommand`). It touches
-// keys of different hash slots, so it needs a single Redis node (or a
-// cluster-aware rewrite), which is what every deployment of ours has.
+// session liveness) in one round trip: the counters of one client in a Lua
+// script (loaded once per connection, then called by its SHA: ioredis
+// `defineCommand`), the read as a plain GET, sent together.
+//
+// Redis Cluster: a script may only touch keys of one hash slot. Counter keys
+// are `<prefix>:{<key>}:<rule>`, so the hash tag `{<key>}` (the client IP, the
+// e-mail digest) puts every counter of one client in one slot; the read key
+// (`sess:<jti>`) has a slot of its own and is never in the same command. The
+// same code works on a single node, where the commands share the round trip,
+// and on a cluster, where each goes to its slot's node.
+//
+// Every hit over its limit counts in `folio_rate_limit_rejections_total{limiter}`.
+import { countRateLimitRejection } from '@folio/telemetry';
 import type { Redis } from 'ioredis';
 
 export interface RateRule {
@@ -41,25 +50,22 @@ local count = tonumber(redis.call('GET', KEYS[1]) or '0')
 return {count, redis.call('PTTL', KEYS[1])}
 `;
 
-// KEYS: the counters, then optionally the key to read. ARGV[1]: how many
-// counters; ARGV[1 + i]: the window of counter i in ms. Returns
-// {count1, ttl1, count2, ttl2, ..., value-or-nil}.
-const HIT_MANY_AND_READ = `
-local counters = tonumber(ARGV[1])
+// KEYS: the counters of one client (one hash slot). ARGV[i]: the window of
+// counter i in ms. Returns {count1, ttl1, count2, ttl2, ...}.
+const HIT_MANY = `
 local out = {}
-for i = 1, counters do
+for i = 1, #KEYS do
   local count = redis.call('INCR', KEYS[i])
-  if count == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[i + 1]) end
+  if count == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[i]) end
   out[#out + 1] = count
   out[#out + 1] = redis.call('PTTL', KEYS[i])
 end
-if #KEYS > counters then out[#out + 1] = redis.call('GET', KEYS[counters + 1]) end
 return out
 `;
 
-const COMMAND = 'folioHitManyAndRead';
+const COMMAND = 'folioHitMany';
 
-type HitManyAndRead = (...args: (string | number)[]) => Promise<unknown[]>;
+type HitMany = (...args: (string | number)[]) => Promise<unknown[]>;
 
 export class RateLimiter {
   constructor(
@@ -68,27 +74,40 @@ export class RateLimiter {
   ) {
     // defineCommand is per connection object; defining it twice is harmless.
     if (typeof (redis as unknown as Record<string, unknown>)[COMMAND] !== 'function') {
-      redis.defineCommand(COMMAND, { lua: HIT_MANY_AND_READ });
+      redis.defineCommand(COMMAND, { lua: HIT_MANY });
     }
   }
 
   async hit(rule: RateRule, key: string): Promise<RateDecision> {
     const [count, ttlMs] = (await this.redis.eval(HIT, 1, this.keyOf(rule, key), rule.windowSeconds * 1000)) as [number, number];
-    return decisionOf(rule, count, ttlMs);
+    return counted(rule, decisionOf(rule, count, ttlMs));
   }
 
   /**
    * Counts every hit and reads `readKey` (a full key, not prefixed) in one
-   * round trip. `value` is null when the key is absent or none was asked for.
+   * round trip: one script per client key (the gateway has one, the IP) and a
+   * GET, written together. `value` is null when the key is absent or none was asked for.
    */
   async hitAndRead(hits: readonly RateHit[], readKey?: string): Promise<{ decisions: RateDecision[]; value: string | null }> {
-    const keys = hits.map(({ rule, key }) => this.keyOf(rule, key));
-    if (readKey !== undefined) keys.push(readKey);
-    const windows = hits.map(({ rule }) => rule.windowSeconds * 1000);
-    const command = (this.redis as unknown as Record<string, HitManyAndRead>)[COMMAND]!.bind(this.redis);
-    const reply = await command(keys.length, ...keys, hits.length, ...windows);
-    const decisions = hits.map(({ rule }, i) => decisionOf(rule, Number(reply[2 * i]), Number(reply[2 * i + 1])));
-    const value = readKey === undefined ? null : ((reply[2 * hits.length] as string | null | undefined) ?? null);
+    const byClient = new Map<string, number[]>();
+    hits.forEach(({ key }, i) => {
+      const group = byClient.get(key);
+      if (group) group.push(i);
+      else byClient.set(key, [i]);
+    });
+    const command = (this.redis as unknown as Record<string, HitMany>)[COMMAND]!.bind(this.redis);
+    const decisions: RateDecision[] = new Array<RateDecision>(hits.length);
+    const counting = [...byClient.values()].map(async (group) => {
+      const keys = group.map((i) => this.keyOf(hits[i]!.rule, hits[i]!.key));
+      const windows = group.map((i) => hits[i]!.rule.windowSeconds * 1000);
+      const reply = await command(keys.length, ...keys, ...windows);
+      group.forEach((i, j) => {
+        decisions[i] = decisionOf(hits[i]!.rule, Number(reply[2 * j]), Number(reply[2 * j + 1]));
+      });
+    });
+    const reading = readKey === undefined ? Promise.resolve(null) : this.redis.get(readKey);
+    const [value] = await Promise.all([reading, ...counting]);
+    hits.forEach(({ rule }, i) => counted(rule, decisions[i]!));
     return { decisions, value };
   }
 
@@ -106,9 +125,15 @@ export class RateLimiter {
     await this.redis.del(this.keyOf(rule, key));
   }
 
+  /** `<prefix>:{<key>}:<rule>`: every counter of one client in one cluster hash slot. */
   private keyOf(rule: RateRule, key: string): string {
-    return `${this.prefix}:${rule.name}:${key}`;
+    return `${this.prefix}:{${key}}:${rule.name}`;
   }
+}
+
+function counted(rule: RateRule, decision: RateDecision): RateDecision {
+  if (!decision.allowed) countRateLimitRejection(rule.name);
+  return decision;
 }
 
 function decisionOf(rule: RateRule, count: number, ttlMs: number): RateDecision {

@@ -65,18 +65,17 @@ export class SessionLiveness {
    */
   async ended(sessions: readonly EndedSession[]): Promise<void> {
     const now = Date.now();
-    const pipeline = this.redis.pipeline();
-    let count = 0;
+    // One SET per key, all sent at once (ioredis writes them back to back: one
+    // round trip on a single node) rather than in one pipeline, which a Redis
+    // Cluster refuses across slots; every jti has a slot of its own.
+    const writes: Promise<unknown>[] = [];
     for (const session of sessions) {
       const ttl = session.tokenExpiresAt.getTime() - now + TOMBSTONE_MARGIN_MS;
       if (ttl <= 0) continue;
-      pipeline.set(this.keyOf(session.jti), ENDED, 'PX', ttl);
-      count += 1;
+      writes.push(this.redis.set(this.keyOf(session.jti), ENDED, 'PX', ttl));
     }
-    if (count === 0) return;
-    const results = (await pipeline.exec()) ?? [];
-    const failed = results.find(([error]) => error);
-    if (failed) throw failed[0];
+    const failed = (await Promise.allSettled(writes)).find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /** `ended` for the paths that must not fail once the store changed: logged, the token's remaining life bounds the exposure. */
