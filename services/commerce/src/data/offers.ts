@@ -2,6 +2,8 @@
 import type { Model } from 'mongoose';
 import type { OfferDoc } from './schemas.js';
 
+const MAX_LOOKUPS = 200;
+
 export class OfferRepository {
   constructor(private readonly model: Model<OfferDoc>) {}
 
@@ -16,14 +18,23 @@ export class OfferRepository {
   }
 
   async findManyInTenant(tenantId: number, issueIds: number[]): Promise<OfferDoc[]> {
-    if (!issueIds.length) return [];
-    return this.model.find({ tenant_id: tenantId, _id: { $in: issueIds } }).lean<OfferDoc[]>().exec();
+    return this.findManyInTenants([tenantId], issueIds);
   }
 
-  /** Offers among `issueIds` that belong to one of `tenantIds`. */
+  /**
+   * Offers among `issueIds` that belong to one of `tenantIds`: one `_id`
+   * lookup per issue (a listing asks for a few dozen). `{_id: {$in}}` would
+   * read the whole collection on FerretDB, and `{tenant_id, _id: {$in}}`
+   * every offer of the tenant; on MongoDB each lookup is the `_id` index.
+   */
   async findManyInTenants(tenantIds: number[], issueIds: number[]): Promise<OfferDoc[]> {
     if (!tenantIds.length || !issueIds.length) return [];
-    return this.model.find({ tenant_id: { $in: tenantIds }, _id: { $in: issueIds } }).lean<OfferDoc[]>().exec();
+    const ids = [...new Set(issueIds)];
+    // A plan listing thousands of issues: one query beats thousands of lookups.
+    if (ids.length > MAX_LOOKUPS) return this.model.find({ tenant_id: { $in: tenantIds }, _id: { $in: ids } }).lean<OfferDoc[]>().exec();
+    const tenants = new Set(tenantIds);
+    const offers = await Promise.all(ids.map((id) => this.model.findById(id).lean<OfferDoc>().exec()));
+    return offers.filter((offer): offer is OfferDoc => offer !== null && tenants.has(offer.tenant_id));
   }
 
   /** Ids of the free issues of the given tenants. */
