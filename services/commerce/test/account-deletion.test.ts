@@ -1,6 +1,7 @@
 // account.deleted from identity: commerce erases the user's carts, web
 // sessions, plans and grants, and keeps paid orders anonymized.
 import { createEvent } from '@folio/messaging';
+import { commerce } from '@folio/proto';
 import { waitFor } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formOf, GOOD_CARD, NONE, publishEvent, startStack, SUBSCRIPTION, TENANT, type TestStack } from './support.js';
@@ -18,8 +19,13 @@ describe('account deletion', () => {
   it('when account.deleted arrives, then carts, sessions, plans and grants go and the paid order stays without the user', async () => {
     // Arrange: ana paid 1002, then opened another checkout (cart + web session), and reads Sur by subscription.
     const paidCheckout = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
-    const page = await stack.commerce.renderCheckout({ tenantId: TENANT.northwind, webSessionId: paidCheckout.webSessionId, automaticallyOpenCheckout: true, lang: '' });
-    const form: Record<string, string> = { ...formOf(page.html), ...GOOD_CARD };
+    const { page } = await stack.commerce.getCheckoutPage({
+      tenantId: TENANT.northwind,
+      webSessionId: paidCheckout.webSessionId,
+      automaticallyOpenCheckout: true,
+      lang: '',
+    });
+    const form: Record<string, string> = { ...formOf(page), ...GOOD_CARD };
     await stack.commerce.submitPayment({ tenantId: TENANT.northwind, webSessionId: paidCheckout.webSessionId, form, lang: '' });
     const open = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 1006 });
     expect((await stack.commerce.getAccess({ tenantId: TENANT.sur, userId: ana, issueId: 2001 })).access!.reason).toBe(SUBSCRIPTION);
@@ -41,8 +47,8 @@ describe('account deletion', () => {
     const anonymized = await stack.db.collection('grants').findOne({ order_id: form.checkout_id });
     expect(anonymized).toMatchObject({ user_id: null, email: null, revoked: true, source: 'purchase' });
     // The open checkout is gone with the session.
-    const gone = await stack.commerce.renderCheckout({ tenantId: TENANT.northwind, webSessionId: open.webSessionId, automaticallyOpenCheckout: true, lang: '' });
-    expect(gone.httpStatus).toBe(401);
+    const gone = await stack.commerce.getCheckoutPage({ tenantId: TENANT.northwind, webSessionId: open.webSessionId, automaticallyOpenCheckout: true, lang: '' });
+    expect(gone.page!.kind).toBe(commerce.CheckoutPageKind.CHECKOUT_PAGE_KIND_SESSION_EXPIRED);
     expect((await stack.commerce.getAccess({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 })).access!.reason).toBe(NONE);
   });
 });

@@ -1,6 +1,9 @@
 // The purchase redirect and the web checkout over gRPC, as the gateway calls
-// them: StartPurchase, then RenderCheckout with the session cookie's value,
-// then SubmitPayment with the posted form.
+// them: StartPurchase, then GetCheckoutPage with the session cookie's value,
+// then SubmitPayment with the posted form. Commerce answers what the page
+// shows; the gateway's unit test (web/checkout-page.test.ts) and the e2e
+// purchase test in Chromium cover the HTML.
+import { commerce } from '@folio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionId } from '../src/data/index.js';
 import { DECLINED_CARD, failureOf, formOf, GOOD_CARD, NONE, observeEvents, PURCHASED, startStack, TENANT, type TestStack } from './support.js';
@@ -25,10 +28,11 @@ describe('purchase redirect and web checkout', () => {
   });
 
   const schemeOf = async (webSessionId: string) => (await stack.db.collection('web_sessions').findOne({ _id: hashSessionId(webSessionId) as never }))?.return_scheme;
-  const render = (tenantId: number, webSessionId: string, automaticallyOpenCheckout = true) =>
-    stack.commerce.renderCheckout({ tenantId, webSessionId, automaticallyOpenCheckout, lang: 'en' });
+  const render = async (tenantId: number, webSessionId: string, automaticallyOpenCheckout = true) =>
+    (await stack.commerce.getCheckoutPage({ tenantId, webSessionId, automaticallyOpenCheckout, lang: 'en' })).page!;
   const pay = (tenantId: number, webSessionId: string, form: Record<string, string>) =>
     stack.commerce.submitPayment({ tenantId, webSessionId, form, lang: 'en' });
+  const { CheckoutPageKind: Kind, CheckoutNotice: Notice, CheckoutLineState: LineState, PaymentFieldError: FieldError } = commerce;
   const purchaseGrants = async (userId: number, issueId: number) =>
     stack.db.collection('grants').countDocuments({ user_id: userId, issue_id: issueId, source: 'purchase' });
 
@@ -103,80 +107,71 @@ describe('purchase redirect and web checkout', () => {
   });
 
   describe('checkout page', () => {
-    it('when the session is missing or unknown, then the page says the session expired (401)', async () => {
+    it('when the session is missing or unknown, then the page is the expired-session page without a form', async () => {
       for (const sessionId of ['', 'not-a-session']) {
         const page = await render(TENANT.northwind, sessionId);
-        expect(page.httpStatus).toBe(401);
-        expect(page.html).toContain('Your checkout session has expired');
-        expect(page.html).not.toContain('<form');
+        expect(page).toMatchObject({ kind: Kind.CHECKOUT_PAGE_KIND_SESSION_EXPIRED, lines: [], checkoutId: '', csrfToken: '' });
       }
     });
 
-    it('when the session belongs to another store, then it is refused there (401)', async () => {
+    it('when the session belongs to another store, then it is refused there (expired)', async () => {
       const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
       const page = await render(TENANT.sur, started.webSessionId);
-      expect(page.httpStatus).toBe(401);
+      expect(page.kind).toBe(Kind.CHECKOUT_PAGE_KIND_SESSION_EXPIRED);
     });
 
-    it('when ana opens the checkout of 1002, then it shows store, issue, the discounted price over the struck list price and the pay form', async () => {
+    it('when ana opens the checkout of 1002, then it names store, issue, the discounted and list prices, the total and the pay form', async () => {
       const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
       const page = await render(TENANT.northwind, started.webSessionId);
-      expect(page.httpStatus).toBe(200);
-      expect(page.html).toMatch(/^<!doctype html>/);
-      expect(page.html).toContain('Northwind Reader');
+      expect(page).toMatchObject({
+        kind: Kind.CHECKOUT_PAGE_KIND_CHECKOUT,
+        store: { name: 'Northwind Reader' },
+        lang: 'en',
+        total: { currency: 'USD', amount: 2.49 },
+        payPath: '/app/checkout/pay',
+        openForm: true,
+        notice: Notice.CHECKOUT_NOTICE_UNSPECIFIED,
+        testMode: true,
+        returnScheme: 'folio://',
+      });
       // catalog is down in this test: the name stored with the offer is shown.
-      expect(page.html).toContain('Harbor Monthly - March');
-      expect(page.html).toContain('<del data-list-price>$4.99</del><strong data-price>$2.49</strong>');
-      expect(page.html).toContain('50% off');
-      expect(page.html).toContain('<form method="post" action="/app/checkout/pay"');
-      expect(page.html).toContain('Pay $2.49');
-      expect(page.html).toContain('<details open>');
-      expect(page.html).toMatch(/<input [^>]*name="cardholder_name"[^>]*autofocus/);
-      const form = formOf(page.html);
-      expect(form.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(form.checkout_id).toBe((await stack.store.carts.find(TENANT.northwind, ana))!.checkout_id);
-      expect(page.contentSecurityPolicy).toMatch(/default-src 'none'; style-src 'nonce-[^']+'/);
-      expect(page.contentSecurityPolicy).toContain("form-action 'self' folio:");
-      expect(page.html).not.toMatch(/<script/i);
+      expect(page.lines).toEqual([
+        {
+          issueId: 1002,
+          name: 'Harbor Monthly - March',
+          state: LineState.CHECKOUT_LINE_STATE_BUYABLE,
+          price: { currency: 'USD', listAmount: 4.99, amount: 2.49, percentage: 50, endsAt: expect.any(String) },
+        },
+      ]);
+      expect(page.fields.map((field) => field.name)).toEqual(['cardholder_name', 'card_number', 'card_expiry', 'card_cvc']);
+      expect(page.csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(page.checkoutId).toBe((await stack.store.carts.find(TENANT.northwind, ana))!.checkout_id);
     });
 
     it('when the app did not ask to open the checkout, then the pay form starts closed', async () => {
       const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
-      const page = await render(TENANT.northwind, started.webSessionId, false);
-      expect(page.html).toContain('<details>');
-      expect(page.html).not.toContain('autofocus');
+      expect((await render(TENANT.northwind, started.webSessionId, false)).openForm).toBe(false);
     });
 
-    it('when a name holds markup, then it is escaped', async () => {
-      await stack.db.collection('offers').updateOne({ _id: 1006 as never }, { $set: { name: '<script>alert("x")</script> & Co' } });
-      const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: carla, issueId: 1006 });
-      const page = await render(TENANT.northwind, started.webSessionId);
-      expect(page.html).toContain('&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; Co');
-      expect(page.html).not.toContain('<script>');
-      await stack.db.collection('offers').updateOne({ _id: 1006 as never }, { $set: { name: 'Balcony Gardens' } });
-    });
-
-    it('when the page is asked for in Spanish on sur, then texts and money follow the language', async () => {
+    it('when the page is asked for in Spanish on sur, then it names the language, the store and its prices', async () => {
       const started = await stack.commerce.startPurchase({ tenantId: TENANT.sur, userId: bruno, issueId: 2002, appTenantId: 2 });
-      const page = await stack.commerce.renderCheckout({ tenantId: TENANT.sur, webSessionId: started.webSessionId, automaticallyOpenCheckout: true, lang: 'es' });
-      expect(page.html).toContain('Editorial Sur');
-      expect(page.html).toContain('Revista Pampa N° 12');
-      expect(page.html).toContain('Pagar con tarjeta');
-      expect(page.html).toMatch(/<del data-list-price>\$\s1\.200,00<\/del><strong data-price>\$\s900,00<\/strong>/);
-      expect(page.contentSecurityPolicy).toContain("form-action 'self' editorialsur:");
+      const { page } = await stack.commerce.getCheckoutPage({ tenantId: TENANT.sur, webSessionId: started.webSessionId, automaticallyOpenCheckout: true, lang: 'es' });
+      expect(page).toMatchObject({ lang: 'es', store: { name: 'Editorial Sur', countryCode: 'AR' }, returnScheme: 'editorialsur://' });
+      expect(page!.lines[0]).toMatchObject({ name: 'Revista Pampa N° 12', price: { currency: 'ARS', listAmount: 1200, amount: 900 } });
     });
   });
 
   describe('payment', () => {
     it('when ana pays 1002 with the test card, then the grant is recorded, access is purchased, the event is published and she returns to the app', async () => {
       const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
-      const form: Record<string, string> = { ...formOf((await render(TENANT.northwind, started.webSessionId)).html), ...GOOD_CARD };
+      const form: Record<string, string> = { ...formOf(await render(TENANT.northwind, started.webSessionId)), ...GOOD_CARD };
       const before = await stack.commerce.getAccess({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
       expect(before.access).toMatchObject({ reason: NONE, canBeBought: true });
 
       const paid = await pay(TENANT.northwind, started.webSessionId, form);
 
-      expect(paid).toMatchObject({ redirectUrl: 'folio://purchase-complete?issue_id=1002&status=success', httpStatus: 303, html: '' });
+      expect(paid).toMatchObject({ redirectUrl: 'folio://purchase-complete?issue_id=1002&status=success' });
+      expect(paid.page).toBeUndefined();
       const after = await stack.commerce.getAccess({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
       expect(after.access).toMatchObject({ reason: PURCHASED, canBeBought: false });
       expect(await purchaseGrants(ana, 1002)).toBe(1);
@@ -203,7 +198,7 @@ describe('purchase redirect and web checkout', () => {
       expect(changed).toMatchObject({ tenant_id: 1, payload: { tenant_id: 1, user_id: ana, issue_ids: [1002] } });
       // The cart is empty: the page says so.
       expect((await stack.store.carts.find(TENANT.northwind, ana))!.items).toEqual([]);
-      expect((await render(TENANT.northwind, started.webSessionId)).html).toContain('Your cart is empty.');
+      expect((await render(TENANT.northwind, started.webSessionId)).kind).toBe(Kind.CHECKOUT_PAGE_KIND_EMPTY);
 
       // The same form posted again (double click, back and resubmit): same answer, nothing charged or granted twice.
       const again = await pay(TENANT.northwind, started.webSessionId, form);
@@ -217,56 +212,53 @@ describe('purchase redirect and web checkout', () => {
 
     it('when the card is declined, then the page shows the error, nothing is granted, and another card can pay', async () => {
       const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 1006 });
-      const form: Record<string, string> = { ...formOf((await render(TENANT.northwind, started.webSessionId)).html), ...DECLINED_CARD };
+      const form: Record<string, string> = { ...formOf(await render(TENANT.northwind, started.webSessionId)), ...DECLINED_CARD };
 
       const declined = await pay(TENANT.northwind, started.webSessionId, form);
 
       expect(declined.redirectUrl).toBe('');
-      expect(declined.httpStatus).toBe(402);
-      expect(declined.html).toContain('Your card was declined.');
-      expect(declined.html).toContain('value="Ana Test"');
-      // Card data is never sent back to the browser.
-      expect(declined.html).not.toMatch(/name="card_(number|expiry|cvc)"[^>]*value=/);
+      expect(declined.page).toMatchObject({ notice: Notice.CHECKOUT_NOTICE_CARD_DECLINED, openForm: true });
+      // Only the name is shown again: card data is never sent back to the browser.
+      expect(declined.page!.values).toEqual({ cardholder_name: 'Ana Test' });
       expect(await purchaseGrants(ana, 1006)).toBe(0);
       expect((await stack.commerce.getAccess({ tenantId: TENANT.northwind, userId: ana, issueId: 1006 })).access!.reason).toBe(NONE);
 
-      const paid = await pay(TENANT.northwind, started.webSessionId, { ...formOf(declined.html), ...GOOD_CARD });
+      const paid = await pay(TENANT.northwind, started.webSessionId, { ...formOf(declined.page), ...GOOD_CARD });
       expect(paid.redirectUrl).toBe('folio://purchase-complete?issue_id=1006&status=success');
       expect((await stack.commerce.getAccess({ tenantId: TENANT.northwind, userId: ana, issueId: 1006 })).access!.reason).toBe(PURCHASED);
     });
 
-    it('when the card fields are invalid, then the page marks them (422) and nothing is charged', async () => {
+    it('when the card fields are invalid, then the page marks them and nothing is charged', async () => {
       const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: carla, issueId: 1001 });
-      const form: Record<string, string> = { ...formOf((await render(TENANT.northwind, started.webSessionId)).html), ...GOOD_CARD, card_number: '1234', card_expiry: '01/20' };
-      const page = await pay(TENANT.northwind, started.webSessionId, form);
-      expect(page.httpStatus).toBe(422);
-      expect(page.html).toContain('Enter a valid card number.');
-      expect(page.html).toContain('This card has expired.');
+      const form: Record<string, string> = { ...formOf(await render(TENANT.northwind, started.webSessionId)), ...GOOD_CARD, card_number: '1234', card_expiry: '01/20' };
+      const { page } = await pay(TENANT.northwind, started.webSessionId, form);
+      expect(page).toMatchObject({
+        notice: Notice.CHECKOUT_NOTICE_FIX_FIELDS,
+        fieldErrors: { card_number: FieldError.PAYMENT_FIELD_ERROR_CARD_NUMBER_INVALID, card_expiry: FieldError.PAYMENT_FIELD_ERROR_CARD_EXPIRED },
+      });
       expect(await stack.db.collection('test_provider_payments').countDocuments({ _id: form.checkout_id as never })).toBe(0);
     });
 
-    it('when the CSRF token is wrong, then the form is refused (403) and nothing is charged', async () => {
+    it('when the CSRF token is wrong, then the form is refused as expired and nothing is charged', async () => {
       const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: carla, issueId: 1001 });
-      const form: Record<string, string> = { ...formOf((await render(TENANT.northwind, started.webSessionId)).html), ...GOOD_CARD, csrf_token: 'forged' };
-      const page = await pay(TENANT.northwind, started.webSessionId, form);
-      expect(page.httpStatus).toBe(403);
-      expect(page.html).toContain('This form has expired.');
+      const form: Record<string, string> = { ...formOf(await render(TENANT.northwind, started.webSessionId)), ...GOOD_CARD, csrf_token: 'forged' };
+      const { page } = await pay(TENANT.northwind, started.webSessionId, form);
+      expect(page!.notice).toBe(Notice.CHECKOUT_NOTICE_FORM_EXPIRED);
       expect(await purchaseGrants(carla, 1001)).toBe(0);
     });
 
-    it('when the form of an older checkout is posted, then the user is asked to review the new cart (409)', async () => {
+    it('when the form of an older checkout is posted, then the user is asked to review the new cart', async () => {
       const first = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: carla, issueId: 1001 });
-      const form: Record<string, string> = { ...formOf((await render(TENANT.northwind, first.webSessionId)).html), ...GOOD_CARD };
+      const form: Record<string, string> = { ...formOf(await render(TENANT.northwind, first.webSessionId)), ...GOOD_CARD };
       const second = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: carla, issueId: 1009 });
-      const page = await pay(TENANT.northwind, second.webSessionId, { ...form, csrf_token: formOf((await render(TENANT.northwind, second.webSessionId)).html).csrf_token! });
-      expect(page.httpStatus).toBe(409);
-      expect(page.html).toContain('Your cart changed');
+      const { page } = await pay(TENANT.northwind, second.webSessionId, { ...form, csrf_token: (await render(TENANT.northwind, second.webSessionId)).csrfToken });
+      expect(page!.notice).toBe(Notice.CHECKOUT_NOTICE_CART_CHANGED);
       expect(await purchaseGrants(carla, 1001)).toBe(0);
     });
 
     it('when the same checkout is submitted twice at once, then one payment and one grant result and both get the deeplink', async () => {
       const started = await stack.commerce.startPurchase({ tenantId: TENANT.sur, userId: bruno, issueId: 2004, appTenantId: 2 });
-      const form: Record<string, string> = { ...formOf((await render(TENANT.sur, started.webSessionId)).html), ...GOOD_CARD };
+      const form: Record<string, string> = { ...formOf(await render(TENANT.sur, started.webSessionId)), ...GOOD_CARD };
 
       const results = await Promise.all([pay(TENANT.sur, started.webSessionId, form), pay(TENANT.sur, started.webSessionId, form)]);
 
@@ -283,9 +275,9 @@ describe('purchase redirect and web checkout', () => {
       // ana reads all of Sur by subscription.
       const started = await stack.commerce.startPurchase({ tenantId: TENANT.sur, userId: ana, issueId: 2001, appTenantId: 2 });
       const page = await render(TENANT.sur, started.webSessionId);
-      expect(page.html).toContain('Already in your library');
-      expect(page.html).toContain('href="editorialsur://purchase-complete?issue_id=2001&#38;status=success"');
-      expect(page.html).not.toContain('<form');
+      expect(page.lines).toMatchObject([{ issueId: 2001, state: LineState.CHECKOUT_LINE_STATE_OWNED }]);
+      expect(page.appLink).toBe('editorialsur://purchase-complete?issue_id=2001&status=success');
+      expect(page.total).toBeUndefined();
     });
   });
 });

@@ -112,18 +112,12 @@ export async function publishEvent(exchange: string, event: DomainEvent): Promis
   }
 }
 
-/** The hidden and visible inputs of the checkout page's pay form, as a browser would post them. */
-export function formOf(html: string): Record<string, string> {
-  const form: Record<string, string> = {};
-  for (const match of html.matchAll(/<input [^>]*name="([^"]+)"[^>]*>/g)) {
-    const value = /value="([^"]*)"/.exec(match[0]);
-    form[match[1]!] = value ? decodeEntities(value[1]!) : '';
-  }
+/** The hidden and visible inputs of the checkout page's pay form, as a browser would post them (the gateway renders them). */
+export function formOf(page: commerce.CheckoutPage | undefined): Record<string, string> {
+  if (!page) throw new Error('no checkout page');
+  const form: Record<string, string> = { checkout_id: page.checkoutId, csrf_token: page.csrfToken };
+  for (const field of page.fields) form[field.name] = page.values[field.name] ?? '';
   return form;
-}
-
-function decodeEntities(value: string): string {
-  return value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&');
 }
 
 export const GOOD_CARD = { cardholder_name: 'Ana Test', card_number: '4242 4242 4242 4242', card_expiry: '12/34', card_cvc: '123' };

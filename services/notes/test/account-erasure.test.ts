@@ -1,6 +1,6 @@
 import { waitFor } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { V2, epubDraft, pdfDraft, readerSession, startTestNotes, type TestNotes } from './support.js';
+import { epubDraft, pdfDraft, readerSession, startTestNotes, type TestNotes } from './support.js';
 
 describe('notes: account erasure on account.deleted', () => {
   let t: TestNotes;
@@ -16,16 +16,16 @@ describe('notes: account erasure on account.deleted', () => {
     const leaving = readerSession({ tenantId: 1, issueId: 10 });
     const staying = readerSession({ tenantId: 1, issueId: 10 });
     for (const scope of [leaving, { ...leaving, issueId: 11 }, { ...leaving, tenantId: 3, issueId: 40 }, staying]) {
-      await t.client.createNote({ scope, apiVersion: V2, note: pdfDraft() });
-      await t.client.createNote({ scope, apiVersion: V2, note: epubDraft() });
+      await t.client.createNote({ scope, note: pdfDraft() });
+      await t.client.createNote({ scope, note: epubDraft() });
     }
     expect(await notesOf(leaving.userId)).toBe(6);
 
     await t.publish('account.deleted', { user_id: leaving.userId, email: 'leaving@test.example.com' });
 
     await waitFor(async () => ((await notesOf(leaving.userId)) === 0 ? true : undefined), { what: 'the notes to be erased' });
-    expect((await t.client.listNotes({ scope: leaving, apiVersion: V2 })).notes).toEqual([]);
+    expect((await t.client.listNotes({ scope: leaving })).notes).toEqual([]);
     expect(await notesOf(staying.userId)).toBe(2);
-    expect((await t.client.listNotes({ scope: staying, apiVersion: V2 })).notes).toHaveLength(2);
+    expect((await t.client.listNotes({ scope: staying })).notes).toHaveLength(2);
   });
 });

@@ -1,9 +1,8 @@
-import { TextDecryptionError, decryptText } from '@folio/crypto';
 import { checkHealth } from '@folio/grpc';
 import type { notes } from '@folio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_NAME } from '../src/app.js';
-import { V2, epubDraft, newSessionOf, pdfDraft, readerSession, startTestNotes, type TestNotes } from './support.js';
+import { epubDraft, pdfDraft, readerSession, startTestNotes, type TestNotes } from './support.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -14,14 +13,14 @@ describe('notes over API v2 (GET/POST/PUT/DELETE /api/v2/reader/notes)', () => {
   });
   afterAll(() => t?.stop());
 
-  const create = (scope: notes.ReaderScope, note: notes.NoteDraft) => t.client.createNote({ scope, apiVersion: V2, note });
-  const list = async (scope: notes.ReaderScope) => (await t.client.listNotes({ scope, apiVersion: V2 })).notes;
+  const create = (scope: notes.ReaderScope, note: notes.NoteDraft) => t.client.createNote({ scope, note });
+  const list = async (scope: notes.ReaderScope) => (await t.client.listNotes({ scope })).notes;
 
   it('when started, then it reports SERVING over grpc.health.v1', async () => {
     expect(await checkHealth(`127.0.0.1:${t.service.grpcPort}`, SERVICE_NAME)).toBe(true);
   });
 
-  it('when a PDF note is created, then it has every field, nulls for EPUB, and totalText encrypted with the reader-token key', async () => {
+  it('when a PDF note is created, then it has every field, the EPUB ones unset, and the text as highlighted', async () => {
     const scope = readerSession();
     const draft = pdfDraft();
 
@@ -33,7 +32,7 @@ describe('notes over API v2 (GET/POST/PUT/DELETE /api/v2/reader/notes)', () => {
       uuid: draft.uuid,
       color: 'yellow',
       totalLength: 24,
-      totalText: expect.any(String),
+      totalText: 'the highlighted sentence',
       annotationText: undefined,
       startPage: 3,
       startPageStartOffset: 120,
@@ -49,9 +48,6 @@ describe('notes over API v2 (GET/POST/PUT/DELETE /api/v2/reader/notes)', () => {
       createdAt: expect.stringMatching(ISO_UTC),
       updatedAt: expect.stringMatching(ISO_UTC),
     });
-    expect(note!.totalText).not.toContain('highlighted');
-    expect(decryptText(scope.readerToken, note!.totalText)).toBe('the highlighted sentence');
-    expect(() => decryptText(newSessionOf(scope).readerToken, note!.totalText)).toThrow(TextDecryptionError);
     expect(note!.updatedAt).toBe(note!.createdAt);
     expect(Math.abs(Date.parse(note!.createdAt) - Date.now())).toBeLessThan(60_000);
   });
@@ -78,7 +74,7 @@ describe('notes over API v2 (GET/POST/PUT/DELETE /api/v2/reader/notes)', () => {
       endPage: undefined,
       endPageLength: undefined,
     });
-    expect(decryptText(scope.readerToken, note!.totalText)).toBe('Call me Ish');
+    expect(note!.totalText).toBe('Call me Ish');
   });
 
   it('when an EPUB note is created with an empty epubLocation array, then an empty array comes back, not null', async () => {
@@ -86,7 +82,7 @@ describe('notes over API v2 (GET/POST/PUT/DELETE /api/v2/reader/notes)', () => {
     expect(note!.epubLocationList).toEqual({ items: [] });
   });
 
-  it("when the user lists notes, then only their notes on this issue come back, oldest first, readable with the session's key", async () => {
+  it('when the user lists notes, then only their notes on this issue come back, oldest first', async () => {
     const scope = readerSession({ issueId: 10 });
     const first = (await create(scope, pdfDraft({ totalText: 'first' }))).note!;
     const second = (await create(scope, epubDraft({ totalText: 'second' }))).note!;
@@ -94,12 +90,10 @@ describe('notes over API v2 (GET/POST/PUT/DELETE /api/v2/reader/notes)', () => {
     await create({ ...scope, tenantId: 2 }, pdfDraft({ totalText: 'other tenant' }));
     await create(readerSession({ issueId: 10 }), pdfDraft({ totalText: 'other user' }));
 
-    // A later reader session of the same user and issue: a new reader-token, so a new key.
-    const later = newSessionOf(scope);
-    const listed = await list(later);
+    const listed = await list(scope);
 
     expect(listed.map((note) => note.id)).toEqual([first.id, second.id]);
-    expect(listed.map((note) => decryptText(later.readerToken, note.totalText))).toEqual(['first', 'second']);
+    expect(listed.map((note) => note.totalText)).toEqual(['first', 'second']);
   });
 
   it('when color and comment are changed, then only they change; an absent comment is kept, null clears it', async () => {
@@ -107,35 +101,35 @@ describe('notes over API v2 (GET/POST/PUT/DELETE /api/v2/reader/notes)', () => {
     const created = (await create(scope, epubDraft({ epubLocationList: { items: ['a'] } }))).note!;
     await new Promise((resolve) => setTimeout(resolve, 5));
 
-    const recolored = (await t.client.updateNote({ scope, apiVersion: V2, noteId: created.id, color: 'blue', annotationText: undefined })).note!;
+    const recolored = (await t.client.updateNote({ scope, noteId: created.id, color: 'blue', annotationText: undefined })).note!;
     expect(recolored).toMatchObject({ color: 'blue', annotationText: 'opening line' });
     expect(Date.parse(recolored.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
     expect(recolored.createdAt).toBe(created.createdAt);
 
-    const commented = (await t.client.updateNote({ scope, apiVersion: V2, noteId: created.id, color: 'blue', annotationText: { value: 'a new thought' } })).note!;
+    const commented = (await t.client.updateNote({ scope, noteId: created.id, color: 'blue', annotationText: { value: 'a new thought' } })).note!;
     expect(commented.annotationText).toBe('a new thought');
 
-    const cleared = (await t.client.updateNote({ scope, apiVersion: V2, noteId: created.id, color: 'red', annotationText: {} })).note!;
+    const cleared = (await t.client.updateNote({ scope, noteId: created.id, color: 'red', annotationText: {} })).note!;
     expect(cleared).toMatchObject({ color: 'red', annotationText: undefined });
 
     const stored = (await list(scope))[0]!;
     const { totalText: _createdText, color: _c, annotationText: _a, updatedAt: _u, ...position } = created;
     const { totalText: storedText, ...after } = stored;
     expect(after).toMatchObject({ ...position, color: 'red', annotationText: undefined });
-    expect(decryptText(scope.readerToken, storedText)).toBe('Call me Ish');
+    expect(storedText).toBe('Call me Ish');
   });
 
-  it('when a note is deleted, then the deleted note comes back with its text encrypted and is gone afterwards', async () => {
+  it('when a note is deleted, then the deleted note comes back as it was and is gone afterwards', async () => {
     const scope = readerSession();
     const keep = (await create(scope, pdfDraft())).note!;
     const gone = (await create(scope, pdfDraft({ totalText: 'to be deleted' }))).note!;
 
-    const { note } = await t.client.deleteNote({ scope, apiVersion: V2, noteId: gone.id });
+    const { note } = await t.client.deleteNote({ scope, noteId: gone.id });
 
     expect(note).toMatchObject({ id: gone.id, uuid: gone.uuid, color: gone.color, startPage: 3 });
-    expect(decryptText(scope.readerToken, note!.totalText)).toBe('to be deleted');
+    expect(note!.totalText).toBe('to be deleted');
     expect((await list(scope)).map((n) => n.id)).toEqual([keep.id]);
-    await expect(t.client.deleteNote({ scope, apiVersion: V2, noteId: gone.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(t.client.deleteNote({ scope, noteId: gone.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('when a create with the same uuid is repeated, then the first note comes back unchanged and there is still one note', async () => {
@@ -147,7 +141,7 @@ describe('notes over API v2 (GET/POST/PUT/DELETE /api/v2/reader/notes)', () => {
 
     expect(again.created).toBe(false);
     expect(again.note).toMatchObject({ id: first.id, color: 'yellow', createdAt: first.createdAt });
-    expect(decryptText(scope.readerToken, again.note!.totalText)).toBe('the highlighted sentence');
+    expect(again.note!.totalText).toBe('the highlighted sentence');
     expect(await list(scope)).toHaveLength(1);
     // The uuid is the client's key within its own scope: another issue or user may use it too.
     expect((await create({ ...scope, issueId: scope.issueId + 1 }, draft)).created).toBe(true);

@@ -1,8 +1,7 @@
 // Component-test harness: the real notes service on port 0 with a fresh
 // database and its own exchange and queues on the shared RabbitMQ, called
-// through a real gRPC client. Reader-tokens are opaque strings here: the
-// text key is derived from the string alone (real ones come from the reader
-// service in the end-to-end tests).
+// through a real gRPC client. The gateway verifies reader-tokens and encrypts
+// the text; notes only sees the verified scope (the end-to-end tests cover both).
 import { createPromiseClient, type PromiseClient } from '@folio/grpc';
 import { createLogger } from '@folio/logger';
 import { Broker, createEvent } from '@folio/messaging';
@@ -13,8 +12,6 @@ import { startNotes, type RunningNotes } from '../src/app.js';
 import { loadNotesConfig, type NotesConfig } from '../src/config.js';
 
 export type NotesClient = PromiseClient<notes.NotesServiceClient>;
-export const V1 = notes.ApiVersion.API_VERSION_V1;
-export const V2 = notes.ApiVersion.API_VERSION_V2;
 
 export interface TestNotes {
   client: NotesClient;
@@ -89,11 +86,8 @@ let nextUserId = 1000;
 
 /** A reader session of a user on an issue: the scope the gateway sends after verifying the reader-token. */
 export function readerSession(overrides: Partial<notes.ReaderScope> = {}): notes.ReaderScope {
-  return { tenantId: 1, userId: nextUserId++, issueId: 10, readerToken: `reader-token-${uniqueName('rt')}`, ...overrides };
+  return { tenantId: 1, userId: nextUserId++, issueId: 10, ...overrides };
 }
-
-/** The same user and issue in a new reader session (a new reader-token, so a new text key). */
-export const newSessionOf = (scope: notes.ReaderScope): notes.ReaderScope => ({ ...scope, readerToken: `reader-token-${uniqueName('rt')}` });
 
 export const pdfDraft = (overrides: Partial<notes.NoteDraft> = {}): notes.NoteDraft => ({
   uuid: uniqueName('uuid'),

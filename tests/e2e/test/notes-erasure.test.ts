@@ -10,7 +10,6 @@ import { uniqueEmail, uniqueName, waitFor } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginByEmail, type Tokens } from './client.js';
 import { api, notesClient, readerClient, session, STORE, userIdOf, v2, type ReaderSessionBody } from './reader-helpers.js';
-import { notes as proto } from '@folio/proto';
 
 describe('erasure after account deletion (running stack)', () => {
   let user: Tokens;
@@ -72,10 +71,7 @@ describe('erasure after account deletion (running stack)', () => {
     // notes erased every note of the user (asked directly: no reader-token of the user can exist any more).
     await waitFor(
       async () => {
-        const left = await notes.listNotes({
-          scope: { tenantId: 1, userId, issueId: 1003, readerToken: audio.token },
-          apiVersion: proto.ApiVersion.API_VERSION_V2,
-        });
+        const left = await notes.listNotes({ scope: { tenantId: 1, userId, issueId: 1003 } });
         return left.notes.length === 0 ? true : undefined;
       },
       { what: "notes' erasure", timeoutMs: 20_000, intervalMs: 250 },

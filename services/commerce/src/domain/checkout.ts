@@ -54,9 +54,11 @@ export interface CheckoutLine {
   price: { currency: string; listAmount: number; amount: number; percentage: number | null; endsAt: Date | null } | null;
 }
 
-/** Everything the checkout page shows; web/checkout-page.ts renders it. */
+/**
+ * Everything the checkout page shows. The gateway renders it (HTML, CSP) and
+ * picks the HTTP status from the kind and, after a submit, the notice.
+ */
 export interface CheckoutPage {
-  status: number;
   kind: 'checkout' | 'session_expired' | 'empty';
   store: { name: string; lang: string; countryCode: string | null };
   lang: string;
@@ -125,20 +127,19 @@ export class Checkout {
     if (!session) return { page: this.expired(tenant, request.lang) };
     const form = request.form;
     const values = keptValues(provider.fields, form);
-    const pageWith = async (status: number, notice: CheckoutNotice | null, fieldErrors: Record<string, PaymentFieldErrorKey> = {}) => {
+    const pageWith = async (notice: CheckoutNotice, fieldErrors: Record<string, PaymentFieldErrorKey> = {}) => {
       const cart = await store.carts.find(request.tenantId, session.user_id);
-      const page = await this.cartPage(tenant, session, cart, { lang: request.lang, openForm: true, notice, fieldErrors, values });
-      return { page: { ...page, status: page.kind === 'checkout' ? status : page.status } };
+      return { page: await this.cartPage(tenant, session, cart, { lang: request.lang, openForm: true, notice, fieldErrors, values }) };
     };
 
-    if (!sameSecret(form.csrf_token ?? '', session.csrf_token)) return pageWith(403, 'form_expired');
+    if (!sameSecret(form.csrf_token ?? '', session.csrf_token)) return pageWith('form_expired');
     const checkoutId = form.checkout_id ?? '';
 
     const done = checkoutId ? await this.orderOf(checkoutId, session) : null;
     if (done) return { redirectUrl: await this.complete(done, session) };
 
     const cart = await store.carts.find(request.tenantId, session.user_id);
-    if (!cart || !checkoutId || cart.checkout_id !== checkoutId) return pageWith(409, 'cart_changed');
+    if (!cart || !checkoutId || cart.checkout_id !== checkoutId) return pageWith('cart_changed');
 
     const lines = await this.linesOf(tenant, session, cart);
     const buyable = lines.filter((line) => line.state === 'buyable');
@@ -149,18 +150,18 @@ export class Checkout {
         await store.carts.emptyIfCheckout(request.tenantId, session.user_id, cart.checkout_id, clock.now());
         return { redirectUrl: returnUrl(session.return_scheme, owned.issueId) };
       }
-      return pageWith(409, 'nothing_to_pay');
+      return pageWith('nothing_to_pay');
     }
 
     const fieldErrors = provider.validate(form, clock.now());
-    if (Object.keys(fieldErrors).length) return pageWith(422, 'fix_fields', fieldErrors);
+    if (Object.keys(fieldErrors).length) return pageWith('fix_fields', fieldErrors);
 
     const lock = await this.acquire(checkoutId, session);
     if (lock === 'paid') {
       const order = await this.orderOf(checkoutId, session);
       if (order) return { redirectUrl: await this.complete(order, session) };
     }
-    if (lock !== 'acquired') return pageWith(409, 'processing');
+    if (lock !== 'acquired') return pageWith('processing');
 
     let paid = false;
     try {
@@ -176,7 +177,7 @@ export class Checkout {
       });
       if (charge.status === 'declined') {
         this.deps.logger.info({ checkout_id: checkoutId, reason: charge.reason }, 'payment declined');
-        return pageWith(402, charge.reason);
+        return pageWith(charge.reason);
       }
       paid = true;
       const issueId = buyable.some((line) => line.issueId === session.issue_id) ? session.issue_id : buyable[0]!.issueId;
@@ -206,7 +207,7 @@ export class Checkout {
     } catch (error) {
       if (paid) throw error; // the order is charged: the next submit completes it
       this.deps.logger.error({ err: error, checkout_id: checkoutId }, 'payment failed');
-      return pageWith(503, 'payment_failed');
+      return pageWith('payment_failed');
     } finally {
       if (!paid) await this.release(checkoutId);
     }
@@ -332,7 +333,6 @@ export class Checkout {
     const owned = lines.find((line) => line.state === 'owned');
     return {
       ...this.base(tenant, options.lang),
-      status: 200,
       kind: lines.length ? 'checkout' : 'empty',
       lines,
       total: buyable.length ? { currency, amount: fromMinor(totalMinor, currency) } : null,
@@ -350,7 +350,6 @@ export class Checkout {
   private expired(tenant: TenantInfo, lang: string): CheckoutPage {
     return {
       ...this.base(tenant, lang),
-      status: 401,
       kind: 'session_expired',
       lines: [],
       total: null,

@@ -17,25 +17,3 @@ export function toMinor(amount: number, currency: string): number {
 export function fromMinor(minor: number, currency: string): number {
   return minor / 10 ** minorDigits(currency);
 }
-
-/** A locale for the tenant's language and country (es + AR -> es-AR), valid or the plain language. */
-export function localeOf(lang: string, countryCode: string | null): string {
-  const base = (lang || 'en').toLowerCase().split(/[-_]/)[0] || 'en';
-  const candidates = countryCode ? [`${base}-${countryCode.toUpperCase()}`, base] : [base];
-  for (const candidate of candidates) {
-    try {
-      if (Intl.NumberFormat.supportedLocalesOf([candidate]).length) return candidate;
-    } catch {
-      // not a well-formed tag: try the next
-    }
-  }
-  return 'en';
-}
-
-export function formatMoney(amount: number, currency: string, locale: string): string {
-  try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${amount.toFixed(minorDigits(currency))} ${currency}`;
-  }
-}

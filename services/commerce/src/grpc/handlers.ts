@@ -6,8 +6,7 @@ import type { AccessQueries } from '../domain/access-queries.js';
 import type { Checkout } from '../domain/checkout.js';
 import type { Purchases } from '../domain/purchase.js';
 import { toSpecDateTime } from '../domain/time.js';
-import { renderCheckoutPage } from '../web/checkout-page.js';
-import { toAccess, toReason } from './mappers.js';
+import { toAccess, toCheckoutPage, toReason } from './mappers.js';
 
 export interface UseCases {
   access: AccessQueries;
@@ -48,16 +47,14 @@ export function commerceHandlers(app: UseCases): ServiceHandlers<typeof commerce
       return { checkoutUrl: started.checkoutUrl, webSessionId: started.webSessionId, webSessionMaxAgeSeconds: started.maxAgeSeconds };
     },
 
-    async renderCheckout(request) {
-      const page = renderCheckoutPage(
-        await app.checkout.render({
-          tenantId: request.tenantId,
-          webSessionId: request.webSessionId,
-          autoOpen: request.automaticallyOpenCheckout,
-          lang: request.lang,
-        }),
-      );
-      return { html: page.html, httpStatus: page.status, contentSecurityPolicy: page.contentSecurityPolicy };
+    async getCheckoutPage(request) {
+      const page = await app.checkout.render({
+        tenantId: request.tenantId,
+        webSessionId: request.webSessionId,
+        autoOpen: request.automaticallyOpenCheckout,
+        lang: request.lang,
+      });
+      return { page: toCheckoutPage(page) };
     },
 
     async submitPayment(request) {
@@ -67,9 +64,8 @@ export function commerceHandlers(app: UseCases): ServiceHandlers<typeof commerce
         form: request.form,
         lang: request.lang,
       });
-      if ('redirectUrl' in outcome) return { redirectUrl: outcome.redirectUrl, html: '', httpStatus: 303, contentSecurityPolicy: '' };
-      const page = renderCheckoutPage(outcome.page);
-      return { redirectUrl: '', html: page.html, httpStatus: page.status, contentSecurityPolicy: page.contentSecurityPolicy };
+      if ('redirectUrl' in outcome) return { redirectUrl: outcome.redirectUrl, page: undefined };
+      return { redirectUrl: '', page: toCheckoutPage(outcome.page) };
     },
   };
 }

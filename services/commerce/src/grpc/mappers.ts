@@ -2,6 +2,7 @@
 import { commerce } from '@folio/proto';
 import type { AccessReason, PriceView } from '../domain/access.js';
 import type { IssueAccess } from '../domain/access-queries.js';
+import type { CheckoutLine, CheckoutPage } from '../domain/checkout.js';
 import { toIso, toSpecDateTime } from '../domain/time.js';
 
 export function toReason(reason: AccessReason | null): commerce.AccessReason {
@@ -40,5 +41,68 @@ export function toAccess(entry: IssueAccess): commerce.Access {
     free: entry.view.free,
     prices: entry.view.prices.map(toPrice),
     individuallyAcquirable: entry.view.individuallyAcquirable,
+  };
+}
+
+/** `form_expired` -> `CHECKOUT_NOTICE_FORM_EXPIRED`: the enums name the domain's keys one to one. */
+function enumOf<E extends Record<string, string | number>>(values: E, prefix: string, key: string): E[keyof E] {
+  const value = values[`${prefix}${key.toUpperCase()}` as keyof E];
+  if (value === undefined) throw new Error(`no ${prefix}* value for ${key}`);
+  return value;
+}
+
+const PAGE_KINDS: Record<CheckoutPage['kind'], commerce.CheckoutPageKind> = {
+  checkout: commerce.CheckoutPageKind.CHECKOUT_PAGE_KIND_CHECKOUT,
+  empty: commerce.CheckoutPageKind.CHECKOUT_PAGE_KIND_EMPTY,
+  session_expired: commerce.CheckoutPageKind.CHECKOUT_PAGE_KIND_SESSION_EXPIRED,
+};
+
+const LINE_STATES: Record<CheckoutLine['state'], commerce.CheckoutLineState> = {
+  buyable: commerce.CheckoutLineState.CHECKOUT_LINE_STATE_BUYABLE,
+  owned: commerce.CheckoutLineState.CHECKOUT_LINE_STATE_OWNED,
+  unavailable: commerce.CheckoutLineState.CHECKOUT_LINE_STATE_UNAVAILABLE,
+};
+
+/** What the checkout page shows, typed: the gateway renders it. */
+export function toCheckoutPage(page: CheckoutPage): commerce.CheckoutPage {
+  return {
+    kind: PAGE_KINDS[page.kind],
+    store: { name: page.store.name, lang: page.store.lang, countryCode: page.store.countryCode ?? undefined },
+    lang: page.lang,
+    lines: page.lines.map((line) => ({
+      issueId: line.issueId,
+      name: line.name,
+      state: LINE_STATES[line.state],
+      price: line.price
+        ? {
+            currency: line.price.currency,
+            listAmount: line.price.listAmount,
+            amount: line.price.amount,
+            percentage: line.price.percentage ?? undefined,
+            endsAt: line.price.endsAt ? toIso(line.price.endsAt) : undefined,
+          }
+        : undefined,
+    })),
+    total: page.total ?? undefined,
+    checkoutId: page.checkoutId,
+    csrfToken: page.csrfToken,
+    payPath: page.payPath,
+    openForm: page.openForm,
+    notice: page.notice ? enumOf(commerce.CheckoutNotice, 'CHECKOUT_NOTICE_', page.notice) : commerce.CheckoutNotice.CHECKOUT_NOTICE_UNSPECIFIED,
+    fieldErrors: Object.fromEntries(
+      Object.entries(page.fieldErrors).map(([field, key]) => [field, enumOf(commerce.PaymentFieldError, 'PAYMENT_FIELD_ERROR_', key)]),
+    ),
+    values: page.values,
+    fields: page.fields.map((field) => ({
+      name: field.name,
+      label: enumOf(commerce.PaymentFieldLabel, 'PAYMENT_FIELD_LABEL_', field.label),
+      autocomplete: field.autocomplete,
+      inputmode: field.inputmode ?? '',
+      placeholder: field.placeholder,
+      maxlength: field.maxlength,
+    })),
+    testMode: page.testMode,
+    appLink: page.appLink ?? undefined,
+    returnScheme: page.returnScheme ?? undefined,
   };
 }

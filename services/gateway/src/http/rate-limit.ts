@@ -19,6 +19,8 @@ export const RATE_RULES = {
   refresh: { name: 'refresh-ip', limit: 10, windowSeconds: 60 },
   /** Spec: 429 after 60 purchase redirects per minute per IP. */
   purchase: { name: 'purchase-ip', limit: 60, windowSeconds: 60 },
+  /** Ours: an annotation export reads every note of the user and looks up their stores and issues. */
+  annotationExport: { name: 'annotation-export-ip', limit: 10, windowSeconds: 60 },
 } as const satisfies Record<string, RateRule>;
 
 /** What the one round trip of a routed request found out. */

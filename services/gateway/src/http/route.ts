@@ -39,6 +39,8 @@ export interface ResponseDoc {
   schema?: z.ZodType;
   /** Default application/json when a schema is given. */
   contentType?: string;
+  /** Several media types (one answer per request, chosen by a parameter): each with its schema. */
+  content?: Record<string, z.ZodType>;
   headers?: Record<string, { description: string; schema: { type: 'string' | 'integer' } }>;
 }
 

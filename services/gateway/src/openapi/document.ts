@@ -101,6 +101,7 @@ function responsesOf(route: Route) {
     responses[status] = {
       description: doc.description,
       ...(doc.schema && { content: { [doc.contentType ?? 'application/json']: { schema: doc.schema } } }),
+      ...(doc.content && { content: Object.fromEntries(Object.entries(doc.content).map(([type, schema]) => [type, { schema }])) }),
       ...(doc.headers && { headers: doc.headers }),
     };
   }

@@ -1,14 +1,13 @@
 // Highlights and annotations (v2): scoped by the reader session to tenant, user and issue.
 // The pipeline verifies the reader-token (http/reader-token.ts) and hands the
-// handlers its scope; the notes service answers notes already rendered for the API
-// version, `totalText` encrypted with the key derived from the reader-token.
+// handlers its scope; the notes service answers notes as they are, and the gateway
+// renders them once (wire.ts `noteRenderer`): v2 JSON, `totalText` encrypted
+// with the key derived from the reader-token.
 import { z } from 'zod';
-import { notes } from '@folio/proto';
 import { route } from '../http/route.js';
 import { id, NoteV2, noteCreateBodyV2, updateNoteBody } from './schemas.js';
-import { annotationChangeOf, noteDraftOf, noteToWire } from './wire.js';
+import { annotationChangeOf, noteDraftOf, noteRenderer } from './wire.js';
 
-const V2 = notes.ApiVersion.API_VERSION_V2;
 const noteParams = z.object({ note_id: id('Note id') });
 const notOwned = { 403: 'The note belongs to another user' };
 
@@ -24,8 +23,8 @@ export const noteRoutes = [
     responses: { 200: { description: 'Notes, text encrypted', schema: z.array(NoteV2) } },
     errors: { 403: 'A missing, corrupt, expired or foreign reader-token' },
     handler: async ({ readerScope: scope, services }) => {
-      const response = await services.notes.listNotes({ scope, apiVersion: V2 });
-      return { status: 200, body: response.notes.map((note) => noteToWire(note, V2)) };
+      const response = await services.notes.listNotes({ scope });
+      return { status: 200, body: response.notes.map(noteRenderer('v2', scope.readerToken)) };
     },
   }),
   route({
@@ -41,8 +40,8 @@ export const noteRoutes = [
     responses: { 201: { description: 'Created note, text encrypted', schema: NoteV2 } },
     errors: { 403: 'A missing, corrupt, expired or foreign reader-token' },
     handler: async ({ body, readerScope: scope, services }) => {
-      const response = await services.notes.createNote({ scope, apiVersion: V2, note: noteDraftOf(body) });
-      return { status: 201, body: noteToWire(response.note, V2) };
+      const response = await services.notes.createNote({ scope, note: noteDraftOf(body) });
+      return { status: 201, body: noteRenderer('v2', scope.readerToken)(response.note) };
     },
   }),
   route({
@@ -60,12 +59,11 @@ export const noteRoutes = [
     handler: async ({ params, body, readerScope: scope, services, req }) => {
       const response = await services.notes.updateNote({
         scope,
-        apiVersion: V2,
         noteId: params.note_id,
         color: body.color,
         annotationText: annotationChangeOf(req.body, body.annotationText),
       });
-      return { status: 200, body: noteToWire(response.note, V2) };
+      return { status: 200, body: noteRenderer('v2', scope.readerToken)(response.note) };
     },
   }),
   route({
@@ -79,8 +77,8 @@ export const noteRoutes = [
     responses: { 200: { description: 'Deleted note, text encrypted', schema: NoteV2 } },
     errors: { ...notOwned, 404: 'Unknown note, or not in the issue of the reader session' },
     handler: async ({ params, readerScope: scope, services }) => {
-      const response = await services.notes.deleteNote({ scope, apiVersion: V2, noteId: params.note_id });
-      return { status: 200, body: noteToWire(response.note, V2) };
+      const response = await services.notes.deleteNote({ scope, noteId: params.note_id });
+      return { status: 200, body: noteRenderer('v2', scope.readerToken)(response.note) };
     },
   }),
 ];

@@ -1,11 +1,14 @@
 // The purchase redirect and the web checkout on the store domain. The app
 // opens the redirect in a browser with the access token in the query string;
-// from there on the browser carries a web session cookie, and the checkout
-// pages are server-rendered by commerce.
+// from there on the browser carries a web session cookie. Commerce answers
+// what the checkout page shows; the gateway renders it (web/checkout-page.ts).
+import { DomainError } from '@folio/errors';
+import type { commerce } from '@folio/proto';
 import type { Request } from 'express';
 import { z } from 'zod';
 import { RATE_RULES } from '../http/rate-limit.js';
 import { route, type Reply } from '../http/route.js';
+import { renderCheckoutPage } from '../web/checkout-page.js';
 import { id, issueIdParams } from './schemas.js';
 
 /** The web session cookie commerce issues at the purchase redirect. */
@@ -30,12 +33,15 @@ function sessionOf(req: Request): string {
   return '';
 }
 
-/** A page from commerce, sent with its own status and Content-Security-Policy. */
-function page(page: { html: string; httpStatus: number; contentSecurityPolicy: string }): Reply {
+/** The checkout page commerce described, rendered with its status and Content-Security-Policy. */
+function page(checkout: commerce.CheckoutPage | undefined, submitted: boolean): Reply {
+  // A success without the page is a contract breach upstream, not the client's fault.
+  if (!checkout) throw new DomainError('INTERNAL', 'commerce answered without a checkout page');
+  const rendered = renderCheckoutPage(checkout, submitted);
   return {
-    status: page.httpStatus || 200,
-    html: page.html,
-    headers: { 'Content-Security-Policy': page.contentSecurityPolicy, 'Cache-Control': 'no-store' },
+    status: rendered.status,
+    html: rendered.html,
+    headers: { 'Content-Security-Policy': rendered.contentSecurityPolicy, 'Cache-Control': 'no-store' },
   };
 }
 
@@ -93,15 +99,15 @@ export const purchaseRoutes = [
     query: z.object({ automatically_open_checkout: z.enum(['true', 'false']).optional() }),
     responses: { 200: htmlReply },
     errors: { 401: 'No or expired web session (HTML page)' },
-    handler: async ({ query, tenant, lang, services, req }) =>
-      page(
-        await services.commerce.renderCheckout({
-          tenantId: tenant.id,
-          webSessionId: sessionOf(req),
-          automaticallyOpenCheckout: query.automatically_open_checkout === 'true',
-          lang: req.get('x-app-lang') ? lang : '',
-        }),
-      ),
+    handler: async ({ query, tenant, lang, services, req }) => {
+      const response = await services.commerce.getCheckoutPage({
+        tenantId: tenant.id,
+        webSessionId: sessionOf(req),
+        automaticallyOpenCheckout: query.automatically_open_checkout === 'true',
+        lang: req.get('x-app-lang') ? lang : '',
+      });
+      return page(response.page, false);
+    },
   }),
   route({
     method: 'post',
@@ -127,7 +133,7 @@ export const purchaseRoutes = [
         lang: req.get('x-app-lang') ? lang : '',
       });
       if (result.redirectUrl) return { status: 303, headers: { Location: result.redirectUrl, 'Cache-Control': 'no-store' } };
-      return page(result);
+      return page(result.page, true);
     },
   }),
 ];

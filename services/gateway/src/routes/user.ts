@@ -1,7 +1,17 @@
-// The user's profile and cross-tenant shelves (multi-tenant endpoints).
+// The user's profile, cross-tenant shelves and annotation export (multi-tenant endpoints).
 import { z } from 'zod';
 import { DomainError } from '@folio/errors';
+import { RATE_RULES } from '../http/rate-limit.js';
 import { route, type Services } from '../http/route.js';
+import {
+  EXPORT_FORMATS,
+  loadExport,
+  MARKDOWN_CONTENT_TYPE,
+  toMarkdown,
+  toW3c,
+  W3C_CONTENT_TYPE,
+  W3cAnnotationCollection,
+} from './annotation-export.js';
 import { CursorSection, PagedSection, queryInt, UserObject } from './schemas.js';
 import { myContentToWire, pagedSectionToWire, userToWire } from './wire.js';
 
@@ -75,6 +85,43 @@ export const userRoutes = [
         lang,
       });
       return { status: 200, body: myContentToWire(response) };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v2/user/annotations/export',
+    tag: 'User',
+    summary: 'Export every note of the user, across stores and issues',
+    description:
+      '`format=w3c`: a W3C Web Annotation collection (JSON-LD, `' +
+      W3C_CONTENT_TYPE +
+      '`): one Annotation per note, its target a TextQuoteSelector with the highlighted text plus an EPUB CFI ' +
+      '(FragmentSelector conforming to EPUB CFI) or a PDF page (RFC 3778 `page=N`), the comment as a TextualBody, created and modified. ' +
+      '`format=markdown`: Markdown grouped by store and issue. The highlighted text is plain text only in this export. ' +
+      `At most ${RATE_RULES.annotationExport.limit} exports per minute per IP.`,
+    auth: 'jwt',
+    tenant: 'multi',
+    rateLimit: RATE_RULES.annotationExport,
+    query: z.object({ format: z.enum(EXPORT_FORMATS).meta({ description: '`w3c` (JSON-LD) or `markdown`' }) }),
+    responses: {
+      200: {
+        description: 'The export: JSON-LD for `w3c`, Markdown for `markdown`',
+        content: { [W3C_CONTENT_TYPE]: W3cAnnotationCollection, [MARKDOWN_CONTENT_TYPE]: z.string() },
+        headers: { 'Content-Disposition': { description: 'attachment; filename="annotations.jsonld" or "annotations.md"', schema: { type: 'string' } } },
+      },
+    },
+    handler: async ({ query, user, services }) => {
+      const { notes, context } = await loadExport(services, user.id);
+      const w3c = query.format === 'w3c';
+      const data = w3c ? JSON.stringify(toW3c(notes, context, user.email), null, 2) : toMarkdown(notes, context, user.email);
+      return {
+        status: 200,
+        binary: { contentType: w3c ? W3C_CONTENT_TYPE : MARKDOWN_CONTENT_TYPE, data: Buffer.from(data, 'utf8') },
+        headers: {
+          'Content-Disposition': `attachment; filename="annotations.${w3c ? 'jsonld' : 'md'}"`,
+          'Cache-Control': 'no-store',
+        },
+      };
     },
   }),
 ];

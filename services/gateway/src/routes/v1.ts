@@ -2,7 +2,7 @@
 // the Host the gateway was reached with; authentication is the reader-token,
 // verified by the reader service for the store's tenant.
 import { z } from 'zod';
-import { notes, reader } from '@folio/proto';
+import { reader } from '@folio/proto';
 import { route } from '../http/route.js';
 import { hitToWire } from './reader.js';
 import {
@@ -16,13 +16,12 @@ import {
   updateNoteBody,
 } from './schemas.js';
 import { exchangedSessionToWire, storedSessionToWire } from './reader-wire.js';
-import { annotationChangeOf, noteDraftOf, noteToWire } from './wire.js';
+import { annotationChangeOf, noteDraftOf, noteRenderer } from './wire.js';
 
 const store = { tenant: 'store' } as const;
 const v1 = { ...store, tag: 'Reader API v1' } as const;
 const readerAuth = { ...v1, auth: 'reader-token' } as const;
 
-const V1 = notes.ApiVersion.API_VERSION_V1;
 // Any string up to 64: an unknown or malformed id is a 404 from the reader, like a deleted one.
 const sessionParams = z.object({
   id: z.string().min(1).max(64).meta({ description: 'Reader session id: the `id` of the exchange answer (22 random base64url characters)' }),
@@ -98,8 +97,8 @@ export const v1Routes = [
     responses: { 200: { description: 'Notes', schema: z.array(NoteV1) } },
     errors: tokenRefused,
     handler: async ({ readerScope: scope, services }) => {
-      const response = await services.notes.listNotes({ scope, apiVersion: V1 });
-      return { status: 200, body: response.notes.map((note) => noteToWire(note, V1)) };
+      const response = await services.notes.listNotes({ scope });
+      return { status: 200, body: response.notes.map(noteRenderer('v1', scope.readerToken)) };
     },
   }),
   route({
@@ -112,8 +111,8 @@ export const v1Routes = [
     responses: { 201: { description: 'Created note', schema: NoteV1 } },
     errors: tokenRefused,
     handler: async ({ body, readerScope: scope, services }) => {
-      const response = await services.notes.createNote({ scope, apiVersion: V1, note: noteDraftOf(body) });
-      return { status: 201, body: noteToWire(response.note, V1) };
+      const response = await services.notes.createNote({ scope, note: noteDraftOf(body) });
+      return { status: 201, body: noteRenderer('v1', scope.readerToken)(response.note) };
     },
   }),
   route({
@@ -125,8 +124,8 @@ export const v1Routes = [
     responses: { 200: { description: 'Note', schema: NoteV1 } },
     errors: { ...tokenRefused, ...notOwned, 404: 'Unknown note, or not in the issue of the reader session' },
     handler: async ({ params, readerScope: scope, services }) => {
-      const response = await services.notes.getNote({ scope, apiVersion: V1, noteId: params.id });
-      return { status: 200, body: noteToWire(response.note, V1) };
+      const response = await services.notes.getNote({ scope, noteId: params.id });
+      return { status: 200, body: noteRenderer('v1', scope.readerToken)(response.note) };
     },
   }),
   route({
@@ -142,12 +141,11 @@ export const v1Routes = [
     handler: async ({ params, body, readerScope: scope, services, req }) => {
       const response = await services.notes.updateNote({
         scope,
-        apiVersion: V1,
         noteId: params.id,
         color: body.color,
         annotationText: annotationChangeOf(req.body, body.annotationText),
       });
-      return { status: 200, body: noteToWire(response.note, V1) };
+      return { status: 200, body: noteRenderer('v1', scope.readerToken)(response.note) };
     },
   }),
   route({
@@ -159,8 +157,8 @@ export const v1Routes = [
     responses: { 200: { description: 'Deleted note', schema: NoteV1 } },
     errors: { ...tokenRefused, ...notOwned, 404: 'Unknown note, or not in the issue of the reader session' },
     handler: async ({ params, readerScope: scope, services }) => {
-      const response = await services.notes.deleteNote({ scope, apiVersion: V1, noteId: params.id });
-      return { status: 200, body: noteToWire(response.note, V1) };
+      const response = await services.notes.deleteNote({ scope, noteId: params.id });
+      return { status: 200, body: noteRenderer('v1', scope.readerToken)(response.note) };
     },
   }),
   route({

@@ -1,5 +1,6 @@
 // Proto messages → the spec's JSON shapes. Only the fields the spec names
 // leave the gateway: a proto Tenant carries settings that stay internal.
+import { deriveTextKey, encryptText } from '@folio/crypto';
 import { DomainError } from '@folio/errors';
 import { catalog, notes, type identity } from '@folio/proto';
 import type { z } from 'zod';
@@ -50,37 +51,64 @@ export function tokensToWire(tokens: identity.TokenPair | undefined): z.output<t
 
 // ------------------------------------------------------------ notes --
 
-type NoteWire<V extends notes.ApiVersion> = z.output<V extends notes.ApiVersion.API_VERSION_V1 ? typeof NoteV1 : typeof NoteV2>;
+export type NoteApiVersion = 'v1' | 'v2';
+type NoteWire<V extends NoteApiVersion> = z.output<V extends 'v1' ? typeof NoteV1 : typeof NoteV2>;
 
 /**
- * A note as the spec's camelCase JSON. The notes service already rendered it
- * for the request's API version (encrypted totalText, epubLocation in that
- * version's form): unset optional fields become null.
+ * The v2 (array) form of a location. A v1 string that is the JSON text of an
+ * array of strings (which is how v1 sees a v2 array) becomes that array again;
+ * any other string becomes the only item.
  */
-export function noteToWire<V extends notes.ApiVersion>(note: notes.Note | undefined, version: V): NoteWire<V> {
-  if (!note) throw new DomainError('INTERNAL', 'notes answered without a note');
-  const epubLocation =
-    version === notes.ApiVersion.API_VERSION_V1 ? (note.epubLocationText ?? null) : (note.epubLocationList?.items ?? null);
-  return {
-    id: note.id,
-    uuid: note.uuid,
-    color: note.color,
-    totalLength: note.totalLength,
-    totalText: note.totalText,
-    annotationText: note.annotationText ?? null,
-    startPage: note.startPage ?? null,
-    startPageStartOffset: note.startPageStartOffset ?? null,
-    startPageLength: note.startPageLength ?? null,
-    endPage: note.endPage ?? null,
-    endPageLength: note.endPageLength ?? null,
-    epubLocationStartCfi: note.epubLocationStartCfi ?? null,
-    epubLocationEndCfi: note.epubLocationEndCfi ?? null,
-    epubChapter: note.epubChapter ?? null,
-    epubLocationStartChar: note.epubLocationStartChar ?? null,
-    epubLocation,
-    createdAt: note.createdAt,
-    updatedAt: note.updatedAt,
-  } as NoteWire<V>;
+export function epubLocationAsList(note: Pick<notes.Note, 'epubLocationList' | 'epubLocationText'>): string[] | null {
+  if (note.epubLocationList) return [...note.epubLocationList.items];
+  if (note.epubLocationText === undefined) return null;
+  try {
+    const parsed: unknown = JSON.parse(note.epubLocationText);
+    if (Array.isArray(parsed) && parsed.every((item) => typeof item === 'string')) return parsed as string[];
+  } catch {
+    // not JSON: a plain location string
+  }
+  return [note.epubLocationText];
+}
+
+/** The v1 (string) form of a location: a v2 array is shown as its JSON text. */
+export function epubLocationAsText(note: Pick<notes.Note, 'epubLocationList' | 'epubLocationText'>): string | null {
+  if (note.epubLocationList) return JSON.stringify(note.epubLocationList.items);
+  return note.epubLocationText ?? null;
+}
+
+/**
+ * Renders the notes of one reader-session request as the spec's camelCase
+ * JSON of one API version: every key present (null for unset), `epubLocation`
+ * in the version's form, `totalText` encrypted with the key derived from the
+ * request's reader-token (AES-256-GCM, HKDF-SHA256, info `svc-reader-text-v1`;
+ * the key is derived once per request, not per note).
+ */
+export function noteRenderer<V extends NoteApiVersion>(version: V, readerToken: string): (note: notes.Note | undefined) => NoteWire<V> {
+  const key = deriveTextKey(readerToken);
+  return (note) => {
+    if (!note) throw new DomainError('INTERNAL', 'notes answered without a note');
+    return {
+      id: note.id,
+      uuid: note.uuid,
+      color: note.color,
+      totalLength: note.totalLength,
+      totalText: encryptText(readerToken, note.totalText, key),
+      annotationText: note.annotationText ?? null,
+      startPage: note.startPage ?? null,
+      startPageStartOffset: note.startPageStartOffset ?? null,
+      startPageLength: note.startPageLength ?? null,
+      endPage: note.endPage ?? null,
+      endPageLength: note.endPageLength ?? null,
+      epubLocationStartCfi: note.epubLocationStartCfi ?? null,
+      epubLocationEndCfi: note.epubLocationEndCfi ?? null,
+      epubChapter: note.epubChapter ?? null,
+      epubLocationStartChar: note.epubLocationStartChar ?? null,
+      epubLocation: version === 'v1' ? epubLocationAsText(note) : epubLocationAsList(note),
+      createdAt: note.createdAt,
+      updatedAt: note.updatedAt,
+    } as NoteWire<V>;
+  };
 }
 
 /** The validated create body (either version). JSON null and absent are both "unset". */

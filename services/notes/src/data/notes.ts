@@ -114,6 +114,11 @@ export class MongoNoteRepository implements NoteRepository {
     return doc ? fromDoc(doc) : null;
   }
 
+  async listAllOf(userId: number): Promise<Note[]> {
+    const docs = await this.model.find({ user_id: userId }).sort({ tenant_id: 1, issue_id: 1, created_at: 1, _id: 1 }).lean<NoteDoc[]>().exec();
+    return docs.map(fromDoc);
+  }
+
   async deleteAllOf(userId: number): Promise<number> {
     const result = await this.model.deleteMany({ user_id: userId }).exec();
     return result.deletedCount;

@@ -2,8 +2,6 @@
 // highlight (and optional comment) of one user on one issue in one tenant:
 // the scope of the reader session it was made in.
 
-export type ApiVersion = 'v1' | 'v2';
-
 /** The verified reader session a call acts for. */
 export interface NoteScope {
   tenantId: number;
@@ -13,7 +11,7 @@ export interface NoteScope {
 
 /**
  * The general EPUB location in the form the client created it in: v2 sends an
- * array, v1 a string. Kept as sent; render.ts converts for the other version.
+ * array, v1 a string. Kept as sent; the gateway converts for the other version.
  */
 export type EpubLocation = { form: 'list'; items: string[] } | { form: 'text'; text: string };
 
@@ -30,7 +28,7 @@ export interface NoteContent extends PdfPosition, EpubPosition {
   uuid: string;
   color: string;
   totalLength: number;
-  /** Plaintext; encrypted per response with the reader-token's key (render.ts). */
+  /** Plaintext; the gateway encrypts it per response with the reader-token's key. */
   totalText: string;
   annotationText: string | null;
 }
@@ -62,6 +60,8 @@ export interface NoteRepository {
   list(scope: NoteScope): Promise<Note[]>;
   update(scope: NoteScope, id: number, change: NoteChange): Promise<Note | null>;
   delete(scope: NoteScope, id: number): Promise<Note | null>;
+  /** Every note of the user in every tenant and issue: by tenant, issue, created_at, then id. */
+  listAllOf(userId: number): Promise<Note[]>;
   /** Account erasure: every note of the user in every tenant; returns how many went. */
   deleteAllOf(userId: number): Promise<number>;
 }

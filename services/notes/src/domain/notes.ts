@@ -2,9 +2,10 @@
 // and comment, delete. Every call acts for one reader session's scope; a note
 // of another user is refused with 403 (the spec's rule), one of the same user
 // outside the session's tenant and issue is not found, like a missing one.
+import { invalidArgument } from '@folio/errors';
 import type { Logger } from '@folio/logger';
 import { noteNotFound, notYourNote } from './errors.js';
-import type { ApiVersion, Note, NoteRepository, NoteScope } from './note.js';
+import type { Note, NoteRepository, NoteScope } from './note.js';
 import { validateChange, validateDraft, type NoteDraft } from './rules.js';
 
 export interface Clock {
@@ -30,6 +31,12 @@ export class Notes {
     return this.repository.list(scope);
   }
 
+  /** Every note of a user, in every tenant and issue (the user's own export). */
+  listAllOf(userId: number): Promise<Note[]> {
+    if (!Number.isSafeInteger(userId) || userId <= 0) throw invalidArgument('The user id is required.');
+    return this.repository.listAllOf(userId);
+  }
+
   get(scope: NoteScope, id: number): Promise<Note> {
     return this.owned(scope, id);
   }
@@ -40,8 +47,8 @@ export class Notes {
    * the same note, not a duplicate. The uuid is claimed by a unique index, so
    * concurrent retries also end with one note.
    */
-  async create(scope: NoteScope, version: ApiVersion, draft: NoteDraft): Promise<{ note: Note; created: boolean }> {
-    const content = validateDraft(draft, version);
+  async create(scope: NoteScope, draft: NoteDraft): Promise<{ note: Note; created: boolean }> {
+    const content = validateDraft(draft);
     for (let attempt = 0; attempt < 3; attempt++) {
       const existing = await this.repository.findByUuid(scope, content.uuid);
       if (existing) return { note: existing, created: false };

@@ -4,7 +4,7 @@
 // message limit. Messages follow the platform's wording ("The x field is
 // required."), keyed by the client's camelCase field names.
 import { invalidFields } from './errors.js';
-import { EPUB_KEYS, PDF_KEYS, type ApiVersion, type EpubLocation, type NoteContent } from './note.js';
+import { EPUB_KEYS, PDF_KEYS, type EpubLocation, type NoteContent } from './note.js';
 
 export const LIMITS = {
   uuid: 64,
@@ -61,7 +61,7 @@ function optionalString(errors: FieldErrors, field: string, value: string | unde
 }
 
 /** Checks a create request against the rules; returns the note's content or throws 422 with every problem. */
-export function validateDraft(draft: NoteDraft, version: ApiVersion): NoteContent {
+export function validateDraft(draft: NoteDraft): NoteContent {
   const errors = new FieldErrors();
   requiredString(errors, 'uuid', draft.uuid, LIMITS.uuid);
   requiredString(errors, 'color', draft.color, LIMITS.color);
@@ -80,7 +80,7 @@ export function validateDraft(draft: NoteDraft, version: ApiVersion): NoteConten
     errors.add('endPage', 'The end page must be greater than or equal to the start page.');
   }
   for (const key of EPUB_KEYS) optionalString(errors, key, draft[key], LIMITS.epubString);
-  checkEpubLocation(errors, draft.epubLocation, version);
+  checkEpubLocation(errors, draft.epubLocation);
 
   // A note is positioned in a PDF or in an EPUB; responses null the other kind.
   const hasPdf = PDF_KEYS.some((key) => draft[key] !== undefined);
@@ -110,10 +110,10 @@ export function validateDraft(draft: NoteDraft, version: ApiVersion): NoteConten
   };
 }
 
-function checkEpubLocation(errors: FieldErrors, location: EpubLocation | undefined, version: ApiVersion): void {
+/** The bounds of each form: a list (v2) by items and item length, a text (v1) by length. */
+function checkEpubLocation(errors: FieldErrors, location: EpubLocation | undefined): void {
   if (!location) return;
-  if (version === 'v2') {
-    if (location.form !== 'list') return errors.add('epubLocation', 'The epub location must be an array.');
+  if (location.form === 'list') {
     if (location.items.length > LIMITS.epubLocationItems) {
       errors.add('epubLocation', `The epub location must not have more than ${LIMITS.epubLocationItems} items.`);
     }
@@ -121,7 +121,6 @@ function checkEpubLocation(errors: FieldErrors, location: EpubLocation | undefin
       errors.add('epubLocation', `Each epub location item must not be greater than ${LIMITS.epubString} characters.`);
     }
   } else {
-    if (location.form !== 'text') return errors.add('epubLocation', 'The epub location must be a string.');
     optionalString(errors, 'epubLocation', location.text, LIMITS.epubLocationText);
   }
 }

@@ -1,50 +1,41 @@
-// gRPC entry point of notes: decode the request, call a use case, render the
-// reply for the request's API version with its reader-token. No rules here.
+// gRPC entry point of notes: decode the request, call a use case, encode the
+// note as it is. No rules and no rendering here: the gateway renders per API
+// version (see the proto's boundary rule).
 import type { ServiceHandlers } from '@folio/grpc';
 import type { notes } from '@folio/proto';
-import type { Note } from '../domain/note.js';
 import type { Notes } from '../domain/notes.js';
-import { NoteRenderer } from '../domain/render.js';
-import { draftOf, scopeOf, toNote, versionOf } from './mappers.js';
-
-/** Scope, version and a renderer of one call. */
-function callOf(request: { scope?: notes.ReaderScope | undefined; apiVersion: notes.ApiVersion }) {
-  const { scope, readerToken } = scopeOf(request.scope);
-  const version = versionOf(request.apiVersion);
-  const renderer = new NoteRenderer(readerToken, version);
-  return { scope, version, render: (note: Note) => toNote(renderer.render(note)) };
-}
+import { draftOf, scopeOf, toNote } from './mappers.js';
 
 export function notesHandlers(app: { notes: Notes }): ServiceHandlers<typeof notes.NotesServiceService> {
   return {
     async listNotes(request) {
-      const { scope, render } = callOf(request);
-      return { notes: (await app.notes.list(scope)).map(render) };
+      return { notes: (await app.notes.list(scopeOf(request.scope))).map(toNote) };
     },
 
     async getNote(request) {
-      const { scope, render } = callOf(request);
-      return { note: render(await app.notes.get(scope, request.noteId)) };
+      return { note: toNote(await app.notes.get(scopeOf(request.scope), request.noteId)) };
     },
 
     async createNote(request) {
-      const { scope, version, render } = callOf(request);
-      const { note, created } = await app.notes.create(scope, version, draftOf(request.note));
-      return { note: render(note), created };
+      const { note, created } = await app.notes.create(scopeOf(request.scope), draftOf(request.note));
+      return { note: toNote(note), created };
     },
 
     async updateNote(request) {
-      const { scope, render } = callOf(request);
-      const note = await app.notes.update(scope, request.noteId, {
+      const note = await app.notes.update(scopeOf(request.scope), request.noteId, {
         color: request.color,
         annotationText: request.annotationText ? { value: request.annotationText.value ?? null } : undefined,
       });
-      return { note: render(note) };
+      return { note: toNote(note) };
     },
 
     async deleteNote(request) {
-      const { scope, render } = callOf(request);
-      return { note: render(await app.notes.delete(scope, request.noteId)) };
+      return { note: toNote(await app.notes.delete(scopeOf(request.scope), request.noteId)) };
+    },
+
+    async listUserNotes(request) {
+      const notes = await app.notes.listAllOf(request.userId);
+      return { notes: notes.map((note) => ({ tenantId: note.scope.tenantId, issueId: note.scope.issueId, note: toNote(note) })) };
     },
   };
 }

@@ -1,28 +1,20 @@
 // Proto messages <-> the domain's types. Only decoding and encoding: the rules
 // live in domain/.
 import { invalidArgument } from '@folio/errors';
-import { notes } from '@folio/proto';
-import type { ApiVersion, NoteScope } from '../domain/note.js';
-import type { NoteView } from '../domain/render.js';
+import type { notes } from '@folio/proto';
+import type { Note, NoteScope } from '../domain/note.js';
 import type { NoteDraft } from '../domain/rules.js';
 
 /**
  * The reader session of the call. Missing parts are a caller's bug (the
  * gateway always sends a verified scope), not a client's input error.
  */
-export function scopeOf(scope: notes.ReaderScope | undefined): { scope: NoteScope; readerToken: string } {
+export function scopeOf(scope: notes.ReaderScope | undefined): NoteScope {
   const positive = (value: number | undefined) => Number.isInteger(value) && (value as number) > 0;
   if (!scope || !positive(scope.tenantId) || !positive(scope.userId) || !positive(scope.issueId)) {
     throw invalidArgument('The reader session scope (tenant, user, issue) is required.');
   }
-  if (!scope.readerToken) throw invalidArgument('The reader token is required.');
-  return { scope: { tenantId: scope.tenantId, userId: scope.userId, issueId: scope.issueId }, readerToken: scope.readerToken };
-}
-
-export function versionOf(version: notes.ApiVersion): ApiVersion {
-  if (version === notes.ApiVersion.API_VERSION_V1) return 'v1';
-  if (version === notes.ApiVersion.API_VERSION_V2) return 'v2';
-  throw invalidArgument('The API version is required.');
+  return { tenantId: scope.tenantId, userId: scope.userId, issueId: scope.issueId };
 }
 
 export function draftOf(draft: notes.NoteDraft | undefined): NoteDraft {
@@ -41,27 +33,28 @@ export function draftOf(draft: notes.NoteDraft | undefined): NoteDraft {
 
 const orUndefined = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
 
-export function toNote(view: NoteView): notes.Note {
-  const location = view.epubLocation;
+/** A note as it is: plaintext, the EPUB location in the form it was created in. */
+export function toNote(note: Note): notes.Note {
+  const location = note.epubLocation;
   return {
-    id: view.id,
-    uuid: view.uuid,
-    color: view.color,
-    totalLength: view.totalLength,
-    totalText: view.totalText,
-    annotationText: orUndefined(view.annotationText),
-    startPage: orUndefined(view.startPage),
-    startPageStartOffset: orUndefined(view.startPageStartOffset),
-    startPageLength: orUndefined(view.startPageLength),
-    endPage: orUndefined(view.endPage),
-    endPageLength: orUndefined(view.endPageLength),
-    epubLocationStartCfi: orUndefined(view.epubLocationStartCfi),
-    epubLocationEndCfi: orUndefined(view.epubLocationEndCfi),
-    epubChapter: orUndefined(view.epubChapter),
-    epubLocationStartChar: orUndefined(view.epubLocationStartChar),
-    epubLocationList: Array.isArray(location) ? { items: location } : undefined,
-    epubLocationText: typeof location === 'string' ? location : undefined,
-    createdAt: view.createdAt,
-    updatedAt: view.updatedAt,
+    id: note.id,
+    uuid: note.uuid,
+    color: note.color,
+    totalLength: note.totalLength,
+    totalText: note.totalText,
+    annotationText: orUndefined(note.annotationText),
+    startPage: orUndefined(note.startPage),
+    startPageStartOffset: orUndefined(note.startPageStartOffset),
+    startPageLength: orUndefined(note.startPageLength),
+    endPage: orUndefined(note.endPage),
+    endPageLength: orUndefined(note.endPageLength),
+    epubLocationStartCfi: orUndefined(note.epubLocationStartCfi),
+    epubLocationEndCfi: orUndefined(note.epubLocationEndCfi),
+    epubChapter: orUndefined(note.epubChapter),
+    epubLocationStartChar: orUndefined(note.epubLocationStartChar),
+    epubLocationList: location?.form === 'list' ? { items: location.items } : undefined,
+    epubLocationText: location?.form === 'text' ? location.text : undefined,
+    createdAt: note.createdAt.toISOString(),
+    updatedAt: note.updatedAt.toISOString(),
   };
 }

@@ -1,12 +1,15 @@
-// Server-rendered HTML of the web checkout. No JavaScript: the pay form is a
-// <details> element, open (and its first empty field focused) when the app
-// asked for automatically_open_checkout=true or after a failed submit. Every
-// text goes through escapeHtml; the only style is inline, allowed by a
+// Server-rendered HTML of the web checkout, from the typed page commerce
+// answers (GetCheckoutPage, SubmitPayment). The gateway serves the store
+// host, so the page, its status and its Content-Security-Policy are decided
+// here, once. No JavaScript: the pay form is a <details> element, open (and
+// its first empty field focused) when the app asked for
+// automatically_open_checkout=true or after a failed submit. Every text goes
+// through @folio/text's escapeHtml; the only style is inline, allowed by a
 // per-response CSP nonce.
 import { randomBytes } from 'node:crypto';
-import type { CheckoutLine, CheckoutPage } from '../domain/checkout.js';
-import { formatMoney, localeOf } from '../domain/money.js';
-import { message, pickLang, type MessageKey } from './messages.js';
+import { commerce } from '@folio/proto';
+import { escapeHtml } from '@folio/text';
+import { message, pickLang, type MessageKey } from './checkout-messages.js';
 
 export interface RenderedPage {
   html: string;
@@ -14,8 +17,55 @@ export interface RenderedPage {
   contentSecurityPolicy: string;
 }
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+type Page = commerce.CheckoutPage;
+type Line = commerce.CheckoutLine;
+
+/** `CHECKOUT_NOTICE_CARD_DECLINED` -> `card_declined`: the enums name the page's message keys one to one. */
+function keyOf(name: string | undefined, prefix: string): MessageKey {
+  return (name ?? '').slice(prefix.length).toLowerCase() as MessageKey;
+}
+const noticeKey = (notice: commerce.CheckoutNotice) => keyOf(commerce.CheckoutNotice[notice], 'CHECKOUT_NOTICE_');
+const fieldErrorKey = (error: commerce.PaymentFieldError) => keyOf(commerce.PaymentFieldError[error], 'PAYMENT_FIELD_ERROR_');
+const labelKey = (label: commerce.PaymentFieldLabel) => keyOf(commerce.PaymentFieldLabel[label], 'PAYMENT_FIELD_LABEL_');
+
+/** The status of a page after a submit, by its notice; a page shown by GET is 200 (401 when the session expired). */
+const SUBMIT_STATUS: Partial<Record<commerce.CheckoutNotice, number>> = {
+  [commerce.CheckoutNotice.CHECKOUT_NOTICE_FORM_EXPIRED]: 403,
+  [commerce.CheckoutNotice.CHECKOUT_NOTICE_CART_CHANGED]: 409,
+  [commerce.CheckoutNotice.CHECKOUT_NOTICE_PROCESSING]: 409,
+  [commerce.CheckoutNotice.CHECKOUT_NOTICE_NOTHING_TO_PAY]: 409,
+  [commerce.CheckoutNotice.CHECKOUT_NOTICE_FIX_FIELDS]: 422,
+  [commerce.CheckoutNotice.CHECKOUT_NOTICE_CARD_DECLINED]: 402,
+  [commerce.CheckoutNotice.CHECKOUT_NOTICE_TEST_CARD_ONLY]: 402,
+  [commerce.CheckoutNotice.CHECKOUT_NOTICE_PAYMENT_FAILED]: 503,
+};
+
+export function checkoutStatus(page: Page, submitted: boolean): number {
+  if (page.kind === commerce.CheckoutPageKind.CHECKOUT_PAGE_KIND_SESSION_EXPIRED) return 401;
+  if (submitted && page.kind === commerce.CheckoutPageKind.CHECKOUT_PAGE_KIND_CHECKOUT) return SUBMIT_STATUS[page.notice] ?? 200;
+  return 200;
+}
+
+/** A locale for the tenant's language and country (es + AR -> es-AR), valid or the plain language. */
+export function localeOf(lang: string, countryCode: string | undefined): string {
+  const base = (lang || 'en').toLowerCase().split(/[-_]/)[0] || 'en';
+  const candidates = countryCode ? [`${base}-${countryCode.toUpperCase()}`, base] : [base];
+  for (const candidate of candidates) {
+    try {
+      if (Intl.NumberFormat.supportedLocalesOf([candidate]).length) return candidate;
+    } catch {
+      // not a well-formed tag: try the next
+    }
+  }
+  return 'en';
+}
+
+export function formatMoney(amount: number, currency: string, locale: string): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
+  } catch {
+    return `${amount.toFixed(2)} ${currency}`;
+  }
 }
 
 const STYLE = `
@@ -50,22 +100,23 @@ button,.button{display:block;width:100%;margin-top:1.2rem;padding:.8rem;border:0
 .secure{color:var(--muted);font-size:.8rem;margin-top:.6rem;text-align:center}
 `;
 
-/** The page as HTML, with the status and Content-Security-Policy to answer with. */
-export function renderCheckoutPage(page: CheckoutPage): RenderedPage {
-  const lang = pickLang(page.lang, page.store.lang);
-  const locale = localeOf(lang, page.store.countryCode);
+/** The page as HTML, with the status (`submitted`: the answer to the pay form) and Content-Security-Policy to answer with. */
+export function renderCheckoutPage(page: Page, submitted: boolean): RenderedPage {
+  const store = page.store ?? { name: '', lang: '' };
+  const lang = pickLang(page.lang, store.lang);
+  const locale = localeOf(lang, store.countryCode);
   const t = (key: MessageKey, values?: Record<string, string>) => escapeHtml(message(lang, key, values));
   const money = (amount: number, currency: string) => escapeHtml(formatMoney(amount, currency, locale));
   const nonce = randomBytes(16).toString('base64');
 
   let body: string;
-  if (page.kind === 'session_expired') {
+  if (page.kind === commerce.CheckoutPageKind.CHECKOUT_PAGE_KIND_SESSION_EXPIRED) {
     body = `<h1>${t('session_expired_title')}</h1><div class="card"><p>${t('session_expired')}</p></div>`;
-  } else if (page.kind === 'empty') {
+  } else if (page.kind === commerce.CheckoutPageKind.CHECKOUT_PAGE_KIND_EMPTY) {
     body = `<h1>${t('title')}</h1><div class="card"><p>${t('empty')}</p><p>${t('back_to_app')}</p></div>`;
   } else {
     body = `<h1>${t('title')}</h1>
-${page.notice ? `<div class="notice" role="alert">${t(page.notice)}</div>` : ''}
+${page.notice ? `<div class="notice" role="alert">${t(noticeKey(page.notice))}</div>` : ''}
 <section class="card" aria-labelledby="order"><h2 id="order">${t('order')}</h2>
 <ul>${page.lines.map((line) => lineHtml(line, t, money, locale)).join('')}</ul>
 ${page.total ? `<p class="total"><span>${t('total')}</span><span data-total>${money(page.total.amount, page.total.currency)}</span></p>` : ''}
@@ -74,7 +125,8 @@ ${page.appLink ? `<div class="info">${t('owned')}</div><a class="button" href="$
 ${page.total ? payForm(page, t, money) : ''}`;
   }
 
-  const title = [page.kind === 'session_expired' ? message(lang, 'session_expired_title') : message(lang, 'title'), page.store.name]
+  const expired = page.kind === commerce.CheckoutPageKind.CHECKOUT_PAGE_KIND_SESSION_EXPIRED;
+  const title = [expired ? message(lang, 'session_expired_title') : message(lang, 'title'), store.name]
     .filter(Boolean)
     .join(' · ');
   const html = `<!doctype html>
@@ -88,37 +140,37 @@ ${page.total ? payForm(page, t, money) : ''}`;
 </head>
 <body>
 <main>
-${page.store.name ? `<p class="store">${escapeHtml(page.store.name)}</p>` : ''}
+${store.name ? `<p class="store">${escapeHtml(store.name)}</p>` : ''}
 ${body}
 </main>
 </body>
 </html>
 `;
-  return { html, status: page.status, contentSecurityPolicy: csp(nonce, page.returnScheme) };
+  return { html, status: checkoutStatus(page, submitted), contentSecurityPolicy: csp(nonce, page.returnScheme) };
 }
 
 function lineHtml(
-  line: CheckoutLine,
+  line: Line,
   t: (key: MessageKey, values?: Record<string, string>) => string,
   money: (amount: number, currency: string) => string,
   locale: string,
 ): string {
   let right: string;
   let meta = '';
-  if (line.state === 'owned') right = `<span class="badge">${t('owned')}</span>`;
-  else if (line.state === 'unavailable' || !line.price) right = `<span class="meta">${t('unavailable')}</span>`;
+  if (line.state === commerce.CheckoutLineState.CHECKOUT_LINE_STATE_OWNED) right = `<span class="badge">${t('owned')}</span>`;
+  else if (line.state !== commerce.CheckoutLineState.CHECKOUT_LINE_STATE_BUYABLE || !line.price) right = `<span class="meta">${t('unavailable')}</span>`;
   else {
     const price = line.price;
     const discounted = price.amount < price.listAmount;
     right = discounted
       ? `<span><del data-list-price>${money(price.listAmount, price.currency)}</del><strong data-price>${money(price.amount, price.currency)}</strong></span>`
       : `<strong data-price>${money(price.amount, price.currency)}</strong>`;
-    if (discounted && price.percentage !== null) {
+    if (discounted && price.percentage !== undefined) {
       const percentage = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(price.percentage / 100);
       right += `<span class="badge">${t('discount', { percentage })}</span>`;
     }
     if (discounted && price.endsAt) {
-      const date = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(price.endsAt);
+      const date = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(price.endsAt));
       meta = `<span class="meta">${t('discount_until', { date })}</span>`;
     }
   }
@@ -126,7 +178,7 @@ function lineHtml(
 }
 
 function payForm(
-  page: CheckoutPage,
+  page: Page,
   t: (key: MessageKey, values?: Record<string, string>) => string,
   money: (amount: number, currency: string) => string,
 ): string {
@@ -145,14 +197,14 @@ function payForm(
         'required',
         `autocomplete="${escapeHtml(field.autocomplete)}"`,
         `maxlength="${field.maxlength}"`,
-        field.inputmode ? `inputmode="${field.inputmode}"` : '',
+        field.inputmode ? `inputmode="${escapeHtml(field.inputmode)}"` : '',
         field.placeholder ? `placeholder="${escapeHtml(field.placeholder)}"` : '',
         page.values[field.name] ? `value="${escapeHtml(page.values[field.name]!)}"` : '',
         error ? `aria-invalid="true" aria-describedby="${id}-error"` : '',
         page.openForm && field === focus ? 'autofocus' : '',
       ].filter(Boolean);
-      return `<div><label for="${id}">${t(field.label)}</label><input ${attributes.join(' ')}>${
-        error ? `<p class="field-error" id="${id}-error">${t(error)}</p>` : ''
+      return `<div><label for="${id}">${t(labelKey(field.label))}</label><input ${attributes.join(' ')}>${
+        error ? `<p class="field-error" id="${id}-error">${t(fieldErrorKey(error))}</p>` : ''
       }</div>`;
     })
     .join('\n');
@@ -175,7 +227,7 @@ ${page.testMode ? `<p class="test">${t('test_mode')}</p>` : ''}
  * Nothing but the nonce'd style runs; the form posts to the store and its
  * answer may redirect to the app's scheme (Chrome checks form-action on redirects).
  */
-function csp(nonce: string, returnScheme: string | null): string {
+function csp(nonce: string, returnScheme: string | undefined): string {
   const scheme = returnScheme ? /^([a-z][a-z0-9+.-]*):/i.exec(returnScheme)?.[1]?.toLowerCase() : undefined;
   const formAction = ["'self'", ...(scheme && !['http', 'https'].includes(scheme) ? [`${scheme}:`] : [])].join(' ');
   return [
