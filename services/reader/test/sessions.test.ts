@@ -4,10 +4,10 @@
 import { EPub } from 'epub2';
 import { parseBuffer } from 'music-metadata';
 import { checkHealth } from '@folio/grpc';
-import type { reader } from '@folio/proto';
+import { reader } from '@folio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_NAME } from '../src/app.js';
-import { MediaUrls } from '../src/media/signing.js';
+import { MediaUrls, packageScope } from '../src/media/signing.js';
 import { contentOf, startReaderStack, USERS, type ReaderStack } from './support/stack.js';
 
 let stack: ReaderStack;
@@ -350,6 +350,52 @@ describe('download record', () => {
 
   it('when the user has no access, then the download is PERMISSION_DENIED', async () => {
     await expect(stack.client.getDownload({ tenantId: 1, userId: USERS.bruno, issueId: 1002 })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+  });
+});
+
+describe('publication manifest (Readium)', () => {
+  const manifest = (userId: number, issueId: number, tenantId = 1, preview = false) => stack.client.getPublicationManifest({ tenantId, userId, issueId, preview });
+
+  it('when ana asks for her EPUB, then its chapters are links into the package that serve the chapter files, and the package is an alternate', async () => {
+    const { publication } = await manifest(USERS.ana, 1001);
+    expect(publication).toMatchObject({ type: reader.PublicationType.PUBLICATION_TYPE_EPUB, title: "The Lighthouse Keeper's Atlas", authors: ['Mara Ellison'], preview: false });
+    expect(publication!.readingOrder.map((link) => link.type)).toEqual(['application/xhtml+xml', 'application/xhtml+xml', 'application/xhtml+xml']);
+    const chapter = await fetchBuffer(publication!.readingOrder[0]!.href);
+    expect(chapter.status).toBe(200);
+    expect(chapter.headers.get('content-type')).toBe('application/xhtml+xml');
+    expect(chapter.data.toString()).toContain('The keeper climbed the spiral stairs at dusk');
+    expect(chapter.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const alternate = publication!.links.find((link) => link.rel.includes('alternate'))!;
+    expect((await fetchBuffer(alternate.href)).headers.get('content-type')).toBe('application/epub+zip');
+  });
+
+  it('when a package link is re-pointed, expired, or leaves the package, then 403 or 404', async () => {
+    const { publication } = await manifest(USERS.ana, 1001);
+    const href = publication!.readingOrder[0]!.href;
+    expect((await fetch(href.replace('/1/1001/', '/1/1009/'))).status).toBe(403);
+    const key = '1/1001/book.epub';
+    const past = Math.floor(Date.now() / 1000) - 10;
+    const signer = new MediaUrls(stack.config.MEDIA_PUBLIC_BASE_URL, stack.config.MEDIA_SIGNING_KEY, 60);
+    expect((await fetch(`${stack.config.MEDIA_PUBLIC_BASE_URL}/${key}/~${past}~${signer.signature(packageScope(key), past)}/text/chapter-1.xhtml`)).status).toBe(403);
+    // One encoded segment, so that the client does not resolve the dots itself.
+    expect((await fetch(`${signer.signedPackagePrefix(key)}..%2F..%2Fbook.epub`)).status).toBe(404);
+    expect((await fetch(`${signer.signedPackagePrefix(key)}META-INF/nothing.xml`)).status).toBe(404);
+  });
+
+  it('when the user has no access, then PERMISSION_DENIED; a preview has the preview share only', async () => {
+    await expect(manifest(USERS.bruno, 1002)).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    const { publication } = await manifest(USERS.bruno, 1002, 1, true);
+    expect(publication).toMatchObject({ type: reader.PublicationType.PUBLICATION_TYPE_PDF, preview: true });
+    expect(publication!.readingOrder).toHaveLength(1);
+    expect(publication!.readingOrder[0]).toMatchObject({ type: 'image/png', width: 600 });
+  });
+
+  it('when an audiobook is asked, then its tracks carry durations that add up to the publication', async () => {
+    const { publication } = await manifest(USERS.bruno, 1003);
+    const durations = publication!.readingOrder.map((link) => link.duration!);
+    expect(durations.every((duration) => duration > 2)).toBe(true);
+    expect(publication!.duration).toBeCloseTo(durations.reduce((a, b) => a + b, 0));
+    expect(publication!.readingOrder.map((link) => link.type)).toEqual(['audio/mpeg', 'audio/mpeg']);
   });
 });
 
