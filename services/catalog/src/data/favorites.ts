@@ -18,7 +18,8 @@ export class FavoriteRepository {
   constructor(private readonly model: Model<FavoriteDoc>) {}
 
   async exists(key: FavoriteKey): Promise<boolean> {
-    return (await this.model.countDocuments({ _id: favoriteId(key) }).exec()) > 0;
+    // A findOne by _id: the lookup shape every store serves from its index (docs/architecture.md, Request path).
+    return (await this.model.findOne({ _id: favoriteId(key) }, { _id: 1 }).lean().exec()) !== null;
   }
 
   /** True when this call created the favorite; false when it already existed. */
