@@ -41,7 +41,7 @@ export async function declareDurableQueues(broker: Broker, queues: QueueSpec[], 
       channel.on('error', () => {});
       await channel.assertQueue(queue.name, { durable: true, ...(queue.arguments && { arguments: queue.arguments }) });
       types[queue.name] = 'classic';
-      logger.warn({ queue: queue.name }, 'queue exists as a classic queue and is kept so; drain and delete it to have it declared as a quorum queue');
+      logger.warn({ declared_queue: queue.name }, 'queue exists as a classic queue and is kept so; drain and delete it to have it declared as a quorum queue');
     }
   } finally {
     await channel.close().catch(() => {});
