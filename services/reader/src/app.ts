@@ -7,13 +7,16 @@ import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
 import { Broker } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
-import { reader } from '@folio/proto';
+import { reader, readerSync } from '@folio/proto';
 import type { ReaderConfig } from './config.js';
+import { KosyncRepository } from './data/kosync.js';
 import { openReaderStore } from './data/repositories.js';
 import { ContentLinks } from './domain/content.js';
 import { Downloads } from './domain/downloads.js';
 import { AccountEraser } from './domain/erasure.js';
+import { KosyncProgress } from './domain/kosync.js';
 import { ReadingPositions } from './domain/positions.js';
+import { PublicationFiles } from './domain/publication-files.js';
 import { Publications } from './domain/publications.js';
 import { TextSearch } from './domain/search.js';
 import { ReaderSessions } from './domain/sessions.js';
@@ -21,6 +24,7 @@ import { ReaderSettings } from './domain/settings.js';
 import { TokenService } from './domain/tokens.js';
 import { startReaderConsumers } from './events/consumers.js';
 import { readerHandlers } from './grpc/handlers.js';
+import { readerSyncHandlers } from './grpc/sync-handlers.js';
 import { startMediaServer } from './media/server.js';
 import { MediaUrls } from './media/signing.js';
 import { subscribeAccessInvalidation } from './events/cache-invalidation.js';
@@ -30,6 +34,7 @@ import { TextIndexStore } from './search/index-store.js';
 import { LocalDiskStorage } from './storage/local-disk.js';
 
 export const SERVICE_NAME = 'svc.reader.v1.ReaderService';
+export const SYNC_SERVICE_NAME = 'svc.reader.v1.ReaderSyncService';
 
 export interface RunningReader {
   grpcPort: number;
@@ -85,6 +90,11 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const downloads = new Downloads({ sessions, peers, content, storeUrlTemplate: config.STORE_URL_TEMPLATE });
     const search = new TextSearch({ sessions, manifests: store.manifests, indexes, peers });
     const publications = new Publications({ sessions, peers, content, storeUrlTemplate: config.STORE_URL_TEMPLATE });
+    // E-readers: OPDS downloads and KOReader progress sync (ReaderSyncService).
+    const files = new PublicationFiles({ manifests: store.manifests, peers, urls });
+    const kosyncStore = new KosyncRepository(connection);
+    await kosyncStore.ensureIndexes();
+    const kosync = new KosyncProgress({ kosync: kosyncStore, manifests: store.manifests, positions: store.positions, readingPositions: positions, logger });
 
     const media = await startMediaServer({ storage, urls, logger, coverKeyOf: (issueId) => store.manifests.coverKeyOf(issueId) }, config.MEDIA_PORT, config.MEDIA_HOST);
     teardown.add(() => media.close());
@@ -97,7 +107,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       broker,
       connection,
       logger,
-      eraser: new AccountEraser(store, logger),
+      eraser: new AccountEraser(store, logger, kosync),
       settings: {
         exchange: config.IDENTITY_EVENTS_EXCHANGE,
         queuePrefix: config.QUEUE_PREFIX,
@@ -110,7 +120,10 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const grpc = await startGrpcServer({
       logger,
       port: config.GRPC_PORT,
-      services: [{ name: SERVICE_NAME, definition: reader.ReaderServiceService, handlers: readerHandlers({ sessions, settings, positions, downloads, search, publications }) }],
+      services: [
+        { name: SERVICE_NAME, definition: reader.ReaderServiceService, handlers: readerHandlers({ sessions, settings, positions, downloads, search, publications }) },
+        { name: SYNC_SERVICE_NAME, definition: readerSync.ReaderSyncServiceService, handlers: readerSyncHandlers({ files, kosync }) },
+      ],
     });
     teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
 

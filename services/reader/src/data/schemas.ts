@@ -16,6 +16,9 @@ export interface EpubManifest {
 }
 
 export interface PdfManifest {
+  /** The PDF as ingested (absent on issues ingested before it was kept). */
+  file_key?: string;
+  size?: number;
   pages: { key: string; width: number; height: number; words: number }[];
   toc: { title: string; page: number }[];
 }
@@ -40,6 +43,11 @@ export interface ManifestDoc {
   source_hash: string | null;
   /** Storage key of the gzip'd text index; null for content without text (audio, physical). */
   text_index_key: string | null;
+  /**
+   * KOReader's partial MD5 of the file e-readers download (EPUB, PDF): how a
+   * KOReader progress push names the issue. Absent for audio and physical.
+   */
+  document_hash?: string | null;
   sections: number;
   epub: EpubManifest | null;
   pdf: PdfManifest | null;
@@ -125,6 +133,7 @@ export function readerModels(connection: Connection): ReaderModels {
   const manifest = new Schema<Omit<ManifestDoc, 'epub' | 'pdf' | 'audio'>>({ _id: String, tenant_id: Number, issue_id: Number }, { ...options, collection: 'content_manifests' });
   manifest.index({ tenant_id: 1, issue_id: 1 }, { unique: true });
   manifest.index({ issue_id: 1 });
+  manifest.index({ document_hash: 1 });
 
   const structure = new Schema<StructureDoc>({ _id: String }, { ...options, collection: 'content_structures' });
   const snapshot = new Schema<SnapshotDoc>({ _id: Number }, { ...options, collection: 'reader_session_snapshots' });

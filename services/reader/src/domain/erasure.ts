@@ -1,12 +1,15 @@
 // Account deletion: everything reader keeps about a user (reader sessions, so
-// their reader-tokens stop working; reader settings; reading positions).
+// their reader-tokens stop working; reader settings; reading positions;
+// KOReader progress records).
 import type { Logger } from '@folio/logger';
 import type { ReaderStore } from '../data/repositories.js';
+import type { KosyncProgress } from './kosync.js';
 
 export class AccountEraser {
   constructor(
     private readonly store: ReaderStore,
     private readonly logger: Logger,
+    private readonly kosync?: Pick<KosyncProgress, 'eraseUser'>,
   ) {}
 
   /** Idempotent: erasing an unknown or already erased user does nothing. */
@@ -14,7 +17,8 @@ export class AccountEraser {
     const sessions = await this.store.sessions.deleteAllOf(userId);
     const settings = await this.store.settings.delete(userId);
     const positions = await this.store.positions.deleteAllOf(userId);
-    this.logger.info({ userId, sessions, settings, positions }, 'reader data of a deleted account erased');
+    const koreader = (await this.kosync?.eraseUser(userId)) ?? 0;
+    this.logger.info({ userId, sessions, settings, positions, koreader }, 'reader data of a deleted account erased');
     return { sessions, settings, positions };
   }
 }

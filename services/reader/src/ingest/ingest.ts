@@ -12,6 +12,7 @@ import type { ContentStorage } from '../storage/storage.js';
 import { readAudioTrack } from './audio.js';
 import { coverSvg } from './cover.js';
 import { InvalidContentError, readEpub } from './epub.js';
+import { partialMd5 } from './partial-md5.js';
 import { readPdf } from './pdf.js';
 
 export interface IngestDeps {
@@ -45,6 +46,8 @@ export interface IngestReport {
 export const keys = {
   folder: (tenantId: number, issueId: number) => `${tenantId}/${issueId}`,
   epub: (tenantId: number, issueId: number) => `${tenantId}/${issueId}/book.epub`,
+  /** The PDF as ingested: what e-readers download (OPDS) and KOReader hashes. */
+  pdf: (tenantId: number, issueId: number) => `${tenantId}/${issueId}/book.pdf`,
   previewEpub: (tenantId: number, issueId: number, chapters: number) => `${tenantId}/${issueId}/preview-${chapters}.epub`,
   page: (tenantId: number, issueId: number, page: number) => `${tenantId}/${issueId}/pages/${String(page).padStart(4, '0')}.png`,
   track: (tenantId: number, issueId: number, track: number, extension: string) => `${tenantId}/${issueId}/tracks/${String(track).padStart(2, '0')}.${extension}`,
@@ -96,6 +99,7 @@ export async function ingestIssue(deps: IngestDeps, input: IngestInput): Promise
       title: input.title ?? epub.title,
       lang: epub.lang,
       text_index_key: null,
+      document_hash: partialMd5(data),
       sections: epub.segments.length,
       epub: {
         file_key: keys.epub(tenantId, issueId),
@@ -109,19 +113,24 @@ export async function ingestIssue(deps: IngestDeps, input: IngestInput): Promise
     input.author ??= epub.author;
   } else if (input.type === 'pdf') {
     if (input.files.length !== 1) throw new InvalidContentError('a PDF issue is one file');
+    const data = await readFile(input.files[0]!);
     const pdf = await readPdf(input.files[0]!, { pageWidth: input.pdfPageWidth ?? 1200 });
     const started = performance.now();
     index = TextIndex.build(pdf.segments);
     indexMs = performance.now() - started;
     pdf.pages.forEach((page, i) => writes.push([keys.page(tenantId, issueId, i + 1), page.image]));
+    writes.push([keys.pdf(tenantId, issueId), data]);
     manifest = {
       ...base,
       type: 'pdf',
       title: input.title ?? pdf.title ?? basename(input.files[0]!),
       lang: null,
       text_index_key: null,
+      document_hash: partialMd5(data),
       sections: pdf.segments.length,
       pdf: {
+        file_key: keys.pdf(tenantId, issueId),
+        size: data.length,
         pages: pdf.pages.map((page, i) => ({ key: keys.page(tenantId, issueId, i + 1), width: page.width, height: page.height, words: page.words })),
         toc: pdf.toc,
       },

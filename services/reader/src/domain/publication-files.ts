@@ -1,0 +1,60 @@
+// The files an e-reader downloads for an issue (OPDS acquisition): the EPUB
+// or the PDF as ingested, or the tracks of an audiobook, signed like the
+// download record's (expiring after the URL lifetime or at the end of the
+// user's grant). Only for an issue the user can read.
+import { extname } from 'node:path';
+import { failedPrecondition, notFound, permissionDenied } from '@folio/errors';
+import type { ManifestRepository } from '../data/repositories.js';
+import type { MediaUrls } from '../media/signing.js';
+import type { Peers } from './ports.js';
+
+export interface PublicationFileView {
+  url: string;
+  mediaType: string;
+  size: number;
+  title: string;
+  /** Seconds; 0 for documents. */
+  duration: number;
+}
+
+const AUDIO_TYPES: Record<string, string> = { '.mp3': 'audio/mpeg', '.m4a': 'audio/mp4', '.m4b': 'audio/mp4', '.ogg': 'audio/ogg', '.opus': 'audio/ogg', '.wav': 'audio/wav' };
+
+export class PublicationFiles {
+  constructor(
+    private readonly deps: {
+      manifests: Pick<ManifestRepository, 'find'>;
+      peers: Pick<Peers, 'access'>;
+      urls: Pick<MediaUrls, 'signed'>;
+    },
+  ) {}
+
+  async get(input: { tenantId: number; userId: number; issueId: number }): Promise<{ contentType: string; title: string; files: PublicationFileView[] }> {
+    const manifest = await this.deps.manifests.find(input.tenantId, input.issueId);
+    if (!manifest) throw notFound('Issue not found.');
+    if (manifest.type === 'physical') throw failedPrecondition('This issue has no digital content to download.', 422);
+    const access = await this.deps.peers.access(input.tenantId, input.userId, input.issueId);
+    if (!access.canRead) throw permissionDenied('You do not have access to this issue.');
+    const sign = (key: string) => this.deps.urls.signed(key, { notAfter: access.expiresAt });
+
+    const document = (key: string, mediaType: string, size: number): PublicationFileView => ({ url: sign(key), mediaType, size, title: manifest.title, duration: 0 });
+    if (manifest.epub) return { contentType: 'epub', title: manifest.title, files: [document(manifest.epub.file_key, 'application/epub+zip', manifest.epub.size)] };
+    if (manifest.pdf) {
+      if (!manifest.pdf.file_key) throw failedPrecondition('This PDF is served as page images only until it is ingested again.', 422);
+      return { contentType: 'pdf', title: manifest.title, files: [document(manifest.pdf.file_key, 'application/pdf', manifest.pdf.size ?? 0)] };
+    }
+    if (manifest.audio) {
+      return {
+        contentType: 'audio',
+        title: manifest.title,
+        files: manifest.audio.tracks.map((track) => ({
+          url: sign(track.key),
+          mediaType: AUDIO_TYPES[extname(track.key).toLowerCase()] ?? 'application/octet-stream',
+          size: track.size,
+          title: track.title,
+          duration: track.duration,
+        })),
+      };
+    }
+    throw failedPrecondition('This issue has no digital content to download.', 422);
+  }
+}

@@ -1,0 +1,36 @@
+// gRPC entry point of ReaderSyncService (e-reader files, KOReader progress
+// sync): decode, call the use case, encode. No rules live here.
+import type { ServiceHandlers } from '@folio/grpc';
+import type { readerSync } from '@folio/proto';
+import type { KosyncProgress } from '../domain/kosync.js';
+import type { PublicationFiles } from '../domain/publication-files.js';
+
+export function readerSyncHandlers(app: { files: PublicationFiles; kosync: KosyncProgress }): ServiceHandlers<typeof readerSync.ReaderSyncServiceService> {
+  return {
+    async getPublicationFile(request) {
+      const found = await app.files.get({ tenantId: request.tenantId, userId: request.userId, issueId: request.issueId });
+      return {
+        contentType: found.contentType,
+        title: found.title,
+        files: found.files.map((file) => ({ url: file.url, mediaType: file.mediaType, size: file.size, title: file.title, duration: file.duration })),
+      };
+    },
+
+    async pushProgress(request) {
+      return app.kosync.push({
+        tenantId: request.tenantId,
+        userId: request.userId,
+        document: request.document,
+        progress: request.progress,
+        percentage: request.percentage,
+        device: request.device,
+        deviceId: request.deviceId,
+      });
+    },
+
+    async pullProgress(request) {
+      const progress = await app.kosync.pull({ tenantId: request.tenantId, userId: request.userId, document: request.document });
+      return { progress: progress ?? undefined };
+    },
+  };
+}
