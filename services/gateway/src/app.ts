@@ -88,6 +88,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
     catalog: upstreams.catalog.client,
     commerce: upstreams.commerce.client,
     reader: upstreams.reader.client,
+    readerSync: upstreams.readerSync.client,
     notes: upstreams.notes.client,
     integrations: upstreams.integrations.client,
     tenants: new TenantDirectory(identity, config.TENANT_CACHE_TTL_MS),

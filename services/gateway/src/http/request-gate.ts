@@ -52,7 +52,7 @@ function unverifiedJtiOf(token: string): string | undefined {
 export function admissionGate(route: Route, deps: GateDeps): RequestHandler {
   return async (req: Request, res: Response, next) => {
     const state = stateOf(res);
-    const token = requiresJwt(route.auth) ? accessTokenOf(req, route) : undefined;
+    const token = requiresJwt(route.auth) || route.auth === 'device-key' ? accessTokenOf(req, route) : undefined;
     let verification: Promise<VerifiedToken> | undefined;
     let sessionKey: string | undefined;
     if (token) {

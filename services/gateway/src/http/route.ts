@@ -5,7 +5,7 @@
 // generate the OpenAPI document, so the two cannot drift apart.
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import type { catalog, commerce, identity, integrations, notes, reader } from '@folio/proto';
+import type { catalog, commerce, identity, integrations, notes, reader, readerSync } from '@folio/proto';
 import type { RateRule } from '@folio/rate-limit';
 import type { GuardedClient } from '../upstreams/index.js';
 import type { TenantDirectory } from '../upstreams/tenants.js';
@@ -19,9 +19,11 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * - `jwt-query`: the access token in the `token` query parameter (purchase redirect, opened in a browser).
  * - `reader-token`: the `reader-token` header (v1 reader API), verified for the route's tenant.
  * - `jwt+reader-token`: both (v2 notes, text search, integrations); the reader-token must be the user's.
+ * - `device-key`: HTTP Basic (e-mail and device key) or Bearer access token, checked by the handler,
+ *   which answers the protocol's own 401 (OPDS, KOReader sync); a Bearer token is verified up front like `jwt`.
  * - `none`: public.
  */
-export type AuthKind = 'jwt' | 'jwt-query' | 'reader-token' | 'jwt+reader-token' | 'none';
+export type AuthKind = 'jwt' | 'jwt-query' | 'reader-token' | 'jwt+reader-token' | 'device-key' | 'none';
 
 /**
  * - `single`: X-Svc-Tenant-Id required and must name a known tenant (412 otherwise).
@@ -73,6 +75,8 @@ export interface Services {
   catalog: GuardedClient<catalog.CatalogServiceClient>;
   commerce: GuardedClient<commerce.CommerceServiceClient>;
   reader: GuardedClient<reader.ReaderServiceClient>;
+  /** Reader's open-ecosystem RPCs: files for e-readers, KOReader progress sync. */
+  readerSync: GuardedClient<readerSync.ReaderSyncServiceClient>;
   notes: GuardedClient<notes.NotesServiceClient>;
   integrations: GuardedClient<integrations.IntegrationsServiceClient>;
   tenants: TenantDirectory;

@@ -66,7 +66,17 @@ const SPEC_ENDPOINTS = [
 const WEB_CHECKOUT = ['GET /app/checkout', 'POST /app/checkout/pay'];
 
 // Beyond the spec, additions of issue 12 (open reading ecosystem).
-const ISSUE_12 = ['GET /api/v2/reader/{issue_id}/manifest', 'GET /api/v2/user/annotations/export'];
+const ISSUE_12 = [
+  'GET /api/v2/reader/{issue_id}/manifest',
+  'GET /api/v2/user/annotations/export',
+  'POST /api/v2/user/device-keys',
+  'GET /api/v2/user/device-keys',
+  'DELETE /api/v2/user/device-keys/{id}',
+  ...['v2', 'v1.2'].flatMap((version) => ['catalog', 'publications', 'search', 'shelf'].map((feed) => `GET /opds/${version}/${feed}`)),
+  'GET /opds/v2/authentication',
+  'GET /opds/v1.2/opensearch.xml',
+  'GET /opds/download/{issue_id}',
+];
 
 const SINGLE_TENANT_PREFIXES = ['/api/v2/library', '/api/v2/search/store', '/api/v2/reader', '/api/v2/content'];
 const MULTI_TENANT = ['/api/v2/user', '/api/v2/search/global', '/api/v2/help', '/api/v2/tenants'];

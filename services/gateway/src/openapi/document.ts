@@ -80,6 +80,8 @@ function securityOf(route: Route): Record<string, string[]>[] {
       return [{ readerToken: [] }];
     case 'jwt+reader-token':
       return [{ bearerAuth: [], readerToken: [] }];
+    case 'device-key':
+      return [{ deviceKeyBasic: [] }, { bearerAuth: [] }];
     case 'none':
       return [];
   }
@@ -156,6 +158,11 @@ export function buildOpenApiDocument(routes: readonly Route[], options: { server
     in: 'query',
     name: 'token',
     description: 'The access token in the query string (purchase redirect, opened in a browser).',
+  });
+  registry.registerComponent('securitySchemes', 'deviceKeyBasic', {
+    type: 'http',
+    scheme: 'basic',
+    description: 'HTTP Basic: the e-mail address and a device key (POST /api/v2/user/device-keys); OPDS catalogs of a store.',
   });
   for (const [name, parameter] of Object.entries(PARAMETERS)) registry.registerComponent('parameters', name, parameter as never);
 

@@ -7,6 +7,7 @@ import { helpRoutes } from './help.js';
 import { integrationRoutes, integrationRoutesV1 } from './integrations.js';
 import { libraryRoutes } from './library.js';
 import { noteRoutes } from './notes.js';
+import { opdsRoutes } from './opds.js';
 import { purchaseRoutes } from './purchase.js';
 import { pushRoutes } from './push.js';
 import { readerRoutes } from './reader.js';
@@ -31,4 +32,5 @@ export const routeTable: readonly Route[] = [
   ...v1Routes,
   ...integrationRoutesV1,
   ...purchaseRoutes,
+  ...opdsRoutes,
 ];

@@ -3,7 +3,7 @@
 import type { Client } from '@grpc/grpc-js';
 import { checkHealth, createPromiseClient, type CallSettings, type PromiseClient } from '@folio/grpc';
 import type { Logger } from '@folio/logger';
-import { catalog, commerce, identity, integrations, notes, reader } from '@folio/proto';
+import { catalog, commerce, identity, integrations, notes, reader, readerSync } from '@folio/proto';
 import type { GatewayConfig } from '../config.js';
 import { Breaker, type BreakerSettings } from './breaker.js';
 
@@ -62,6 +62,8 @@ export interface Upstreams {
   catalog: Upstream<catalog.CatalogServiceClient>;
   commerce: Upstream<commerce.CommerceServiceClient>;
   reader: Upstream<reader.ReaderServiceClient>;
+  /** A second service of the reader process (its own breaker; health is the reader's). */
+  readerSync: Upstream<readerSync.ReaderSyncServiceClient>;
   notes: Upstream<notes.NotesServiceClient>;
   integrations: Upstream<integrations.IntegrationsServiceClient>;
 }
@@ -81,6 +83,7 @@ export function createUpstreams(config: GatewayConfig, logger?: Logger): Upstrea
     catalog: createUpstream('catalog', catalog.CatalogServiceClient, config.CATALOG_ADDR, settings, logger),
     commerce: createUpstream('commerce', commerce.CommerceServiceClient, config.COMMERCE_ADDR, settings, logger),
     reader: createUpstream('reader', reader.ReaderServiceClient, config.READER_ADDR, settings, logger),
+    readerSync: createUpstream('reader', readerSync.ReaderSyncServiceClient, config.READER_ADDR, settings, logger),
     notes: createUpstream('notes', notes.NotesServiceClient, config.NOTES_ADDR, settings, logger),
     integrations: createUpstream(
       'integrations',
@@ -106,4 +109,5 @@ export async function upstreamHealth(upstreams: Upstreams, timeoutMs = 1_000): P
 
 export function closeUpstreams(upstreams: Upstreams): void {
   for (const upstream of allUpstreams(upstreams)) upstream.close();
+  upstreams.readerSync.close();
 }

@@ -1,0 +1,142 @@
+// OPDS 1.2 (Atom, application/atom+xml;profile=opds-catalog): the catalog
+// model rendered for readers that only speak 1.2, KOReader among them.
+// Navigation feeds link `subsection`s, acquisition feeds carry one entry per
+// publication with OPDS acquisition links (prices and the indirect
+// acquisition on `buy`), search goes through an OpenSearch description.
+import { MEDIA_TYPE, REL, relOf, type Destination, type Feed, type PublicationEntry } from './model.js';
+
+export const NS = {
+  atom: 'http://www.w3.org/2005/Atom',
+  opds: 'http://opds-spec.org/2010/catalog',
+  dc: 'http://purl.org/dc/terms/',
+  opensearch: 'http://a9.com/-/spec/opensearch/1.1/',
+} as const;
+
+const XML_UNSAFE = /[&<>"']|[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/** Text or attribute value for XML 1.0: markup escaped, characters XML cannot carry dropped. */
+export function xmlText(value: string): string {
+  return value.replace(XML_UNSAFE, (char) => ENTITIES[char] ?? '');
+}
+
+interface AtomLink {
+  rel: string;
+  href: string;
+  type: string;
+  title?: string;
+  /** Inner XML (opds:price, opds:indirectAcquisition), already escaped. */
+  inner?: string;
+}
+
+function link({ rel, href, type, title, inner }: AtomLink): string {
+  const attributes = `rel="${xmlText(rel)}" href="${xmlText(href)}" type="${xmlText(type)}"${title ? ` title="${xmlText(title)}"` : ''}`;
+  return inner ? `<link ${attributes}>${inner}</link>` : `<link ${attributes}/>`;
+}
+
+export function opds1Href(storeUrl: string, destination: Destination): string {
+  const base = `${storeUrl}/opds/v1.2`;
+  switch (destination.to) {
+    case 'catalog':
+      return `${base}/catalog`;
+    case 'publications': {
+      const query = new URLSearchParams();
+      if (destination.collection) query.set('collection', destination.collection);
+      if (destination.page && destination.page > 1) query.set('page', String(destination.page));
+      const text = query.toString();
+      return `${base}/publications${text ? `?${text}` : ''}`;
+    }
+    case 'search': {
+      const query = new URLSearchParams({ query: destination.query });
+      if (destination.page && destination.page > 1) query.set('page', String(destination.page));
+      return `${base}/search?${query}`;
+    }
+    case 'shelf':
+      return `${base}/shelf${destination.cursor ? `?${new URLSearchParams({ cursor: destination.cursor })}` : ''}`;
+  }
+}
+
+const kindOf = (feed: Feed) => (feed.publications.length > 0 || feed.self.to !== 'catalog' ? MEDIA_TYPE.atomAcquisition : MEDIA_TYPE.atomNavigation);
+
+function publicationEntry(entry: PublicationEntry, updated: string): string {
+  const parts = [
+    `<title>${xmlText(entry.title)}</title>`,
+    `<id>${xmlText(entry.identifier)}</id>`,
+    `<updated>${entry.published ?? updated}</updated>`,
+    entry.author ? `<author><name>${xmlText(entry.author)}</name></author>` : '',
+    entry.language ? `<dc:language>${xmlText(entry.language)}</dc:language>` : '',
+    entry.published ? `<dc:issued>${entry.published.slice(0, 10)}</dc:issued>` : '',
+    entry.publisher ? `<dc:publisher>${xmlText(entry.publisher)}</dc:publisher>` : '',
+    entry.description ? `<summary type="text">${xmlText(entry.description)}</summary>` : '',
+    entry.coverUrl ? link({ rel: REL.image, href: entry.coverUrl, type: 'image/svg+xml' }) : '',
+    entry.coverUrl ? link({ rel: REL.thumbnail, href: entry.coverUrl, type: 'image/svg+xml' }) : '',
+    ...entry.acquisitions.map((acquisition) =>
+      link({
+        rel: relOf(acquisition.kind),
+        href: acquisition.href,
+        type: acquisition.type,
+        ...((acquisition.price || acquisition.indirectType) && {
+          inner:
+            (acquisition.price ? `<opds:price currencycode="${xmlText(acquisition.price.currency)}">${acquisition.price.value}</opds:price>` : '') +
+            (acquisition.indirectType ? `<opds:indirectAcquisition type="${xmlText(acquisition.indirectType)}"/>` : ''),
+        }),
+      }),
+    ),
+  ];
+  return `<entry>${parts.filter(Boolean).join('')}</entry>`;
+}
+
+export function opds1Feed(storeUrl: string, feed: Feed): string {
+  const href = (destination: Destination) => opds1Href(storeUrl, destination);
+  const updated = feed.updated.toISOString();
+  const selfHref = href(feed.self);
+  const links: AtomLink[] = [
+    { rel: 'self', href: selfHref, type: kindOf(feed) },
+    { rel: 'start', href: href({ to: 'catalog' }), type: MEDIA_TYPE.atomNavigation },
+    { rel: REL.shelf, href: href({ to: 'shelf' }), type: MEDIA_TYPE.atomAcquisition },
+  ];
+  if (feed.searchable) links.push({ rel: 'search', href: `${storeUrl}/opds/v1.2/opensearch.xml`, type: MEDIA_TYPE.opensearch, title: 'Search' });
+  const paging = feed.paging;
+  if (paging?.first) links.push({ rel: 'first', href: href(paging.first), type: MEDIA_TYPE.atomAcquisition });
+  if (paging?.previous) links.push({ rel: 'previous', href: href(paging.previous), type: MEDIA_TYPE.atomAcquisition });
+  if (paging?.next) links.push({ rel: 'next', href: href(paging.next), type: MEDIA_TYPE.atomAcquisition });
+  if (paging?.last) links.push({ rel: 'last', href: href(paging.last), type: MEDIA_TYPE.atomAcquisition });
+
+  const navigation = feed.navigation.map(
+    (entry) =>
+      `<entry><title>${xmlText(entry.title)}</title><id>${xmlText(href(entry.destination))}</id><updated>${updated}</updated>` +
+      (entry.summary ? `<content type="text">${xmlText(entry.summary)}</content>` : '') +
+      link({ rel: 'subsection', href: href(entry.destination), type: entry.leadsTo === 'publications' ? MEDIA_TYPE.atomAcquisition : MEDIA_TYPE.atomNavigation }) +
+      '</entry>',
+  );
+  const totals =
+    paging?.numberOfItems !== undefined && paging.currentPage
+      ? `<opensearch:totalResults>${paging.numberOfItems}</opensearch:totalResults>` +
+        `<opensearch:itemsPerPage>${paging.itemsPerPage}</opensearch:itemsPerPage>` +
+        `<opensearch:startIndex>${(paging.currentPage - 1) * paging.itemsPerPage + 1}</opensearch:startIndex>`
+      : '';
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<feed xmlns="${NS.atom}" xmlns:opds="${NS.opds}" xmlns:dc="${NS.dc}" xmlns:opensearch="${NS.opensearch}">` +
+    `<id>${xmlText(selfHref)}</id><title>${xmlText(feed.title)}</title><updated>${updated}</updated>` +
+    `<author><name>${xmlText(feed.storeName)}</name></author>` +
+    links.map(link).join('') +
+    totals +
+    navigation.join('') +
+    feed.publications.map((entry) => publicationEntry(entry, updated)).join('') +
+    '</feed>\n'
+  );
+}
+
+/** The OpenSearch description KOReader and others read the search template from. */
+export function opds1OpenSearch(storeUrl: string, storeName: string): string {
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<OpenSearchDescription xmlns="${NS.opensearch}">` +
+    `<ShortName>${xmlText(storeName.slice(0, 16))}</ShortName>` +
+    `<Description>${xmlText(`Search ${storeName}`)}</Description>` +
+    '<InputEncoding>UTF-8</InputEncoding><OutputEncoding>UTF-8</OutputEncoding>' +
+    `<Url type="${MEDIA_TYPE.atomAcquisition}" template="${xmlText(`${storeUrl}/opds/v1.2/search?query={searchTerms}`)}"/>` +
+    '</OpenSearchDescription>\n'
+  );
+}
