@@ -67,8 +67,8 @@ const WEB_CHECKOUT = ['GET /app/checkout', 'POST /app/checkout/pay'];
 
 // Beyond the spec, additions of issue 12 (open reading ecosystem).
 const ISSUE_12 = [
-  'GET /api/v2/reader/{issue_id}/manifest',
   'GET /api/v2/user/annotations/export',
+  'GET /api/v2/reader/{issue_id}/manifest',
   'POST /api/v2/user/device-keys',
   'GET /api/v2/user/device-keys',
   'DELETE /api/v2/user/device-keys/{id}',
@@ -76,6 +76,10 @@ const ISSUE_12 = [
   'GET /opds/v2/authentication',
   'GET /opds/v1.2/opensearch.xml',
   'GET /opds/download/{issue_id}',
+  'POST /kosync/users/create',
+  'GET /kosync/users/auth',
+  'PUT /kosync/syncs/progress',
+  'GET /kosync/syncs/progress/{document}',
 ];
 
 const SINGLE_TENANT_PREFIXES = ['/api/v2/library', '/api/v2/search/store', '/api/v2/reader', '/api/v2/content'];

@@ -5,6 +5,7 @@ import { contentRoutes } from './content.js';
 import { deviceKeyRoutes } from './device-keys.js';
 import { helpRoutes } from './help.js';
 import { integrationRoutes, integrationRoutesV1 } from './integrations.js';
+import { kosyncRoutes } from './kosync.js';
 import { libraryRoutes } from './library.js';
 import { noteRoutes } from './notes.js';
 import { opdsRoutes } from './opds.js';
@@ -33,4 +34,5 @@ export const routeTable: readonly Route[] = [
   ...integrationRoutesV1,
   ...purchaseRoutes,
   ...opdsRoutes,
+  ...kosyncRoutes,
 ];
