@@ -200,7 +200,10 @@ export const WEBPUB_MEDIA_TYPE = 'application/webpub+json';
 const PROFILES: Record<number, { conformsTo: string; type: string }> = {
   [reader.PublicationType.PUBLICATION_TYPE_EPUB]: { conformsTo: 'https://readium.org/webpub-manifest/profiles/epub', type: 'http://schema.org/Book' },
   [reader.PublicationType.PUBLICATION_TYPE_PDF]: { conformsTo: 'https://readium.org/webpub-manifest/profiles/divina', type: 'http://schema.org/Book' },
-  [reader.PublicationType.PUBLICATION_TYPE_AUDIOBOOK]: { conformsTo: 'https://readium.org/webpub-manifest/profiles/audiobook', type: 'http://schema.org/Audiobook' },
+  [reader.PublicationType.PUBLICATION_TYPE_AUDIOBOOK]: {
+    conformsTo: 'https://readium.org/webpub-manifest/profiles/audiobook',
+    type: 'http://schema.org/Audiobook',
+  },
 };
 
 function linkToWire(link: reader.PublicationLink): LinkWire {

@@ -21,7 +21,10 @@ import {
 const isTrue = (value: string | undefined) => value === 'true' || value === '1';
 
 const STALE_POSITION = 'The reading position was saved elsewhere since you read it; the current position is in last_location.';
-const POSITION_ETAG = { description: 'Version of the stored reading position (absent when there is none); send it as If-Match', schema: { type: 'string' as const } };
+const POSITION_ETAG = {
+  description: 'Version of the stored reading position (absent when there is none); send it as If-Match',
+  schema: { type: 'string' as const },
+};
 const StalePosition = z.object({ message: z.string(), last_location: LastLocation.nullable() }).meta({ id: 'StalePosition' });
 
 /** The ETag header of a stored position's version (none when there is no position). */
@@ -164,7 +167,9 @@ export const readerRoutes = [
     responses: {
       200: { description: 'Saved position', schema: z.object({ last_location: LastLocation }), headers: { ETag: POSITION_ETAG } },
       412: {
-        description: 'If-Match names a position that is no longer the stored one (the current one is in the body and the ETag), or X-Svc-Tenant-Id is missing or unknown',
+        description:
+          'If-Match names a position that is no longer the stored one (the current one is in the body and the ETag), ' +
+          'or X-Svc-Tenant-Id is missing or unknown',
         schema: z.union([StalePosition, ErrorBody]),
       },
     },

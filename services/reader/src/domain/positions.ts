@@ -38,7 +38,9 @@ export function positionVersion(position: Pick<PositionDoc, 'location' | 'read_a
 export function storedLocation(location: Record<string, unknown>): LastLocation | null {
   if (typeof location.chapterHref === 'string' && typeof location.cfi === 'string') return { chapterHref: location.chapterHref, cfi: location.cfi };
   if (typeof location.page === 'number') return { page: location.page };
-  if (typeof location.currentSeek === 'number' && typeof location.currentTrack === 'number') return { currentSeek: location.currentSeek, currentTrack: location.currentTrack };
+  if (typeof location.currentSeek === 'number' && typeof location.currentTrack === 'number') {
+    return { currentSeek: location.currentSeek, currentTrack: location.currentTrack };
+  }
   return null;
 }
 

@@ -124,7 +124,9 @@ export class Publications {
         duration: null,
         readingOrder: links,
         resources: [],
-        toc: manifest.pdf.toc.filter((entry) => entry.page >= 1 && entry.page <= pages.length).map((entry) => ({ ...links[entry.page - 1]!, title: entry.title })),
+        toc: manifest.pdf.toc
+          .filter((entry) => entry.page >= 1 && entry.page <= pages.length)
+          .map((entry) => ({ ...links[entry.page - 1]!, title: entry.title })),
         links: [],
       };
     }

@@ -193,7 +193,9 @@ export function checkUserSettings(settings: UserReaderSettings): void {
   name(settings.theme, 'userReaderSettings.theme');
   name(settings.epub.layout, 'userReaderSettings.epub.layout');
   const zoom = settings.epub.zoom;
-  if (zoom !== null && (!Number.isInteger(zoom) || zoom < 1 || zoom > 1000)) fail('userReaderSettings.epub.zoom', 'must be an integer between 1 and 1000 or null');
+  if (zoom !== null && (!Number.isInteger(zoom) || zoom < 1 || zoom > 1000)) {
+    fail('userReaderSettings.epub.zoom', 'must be an integer between 1 and 1000 or null');
+  }
   const layout = settings.pdf.layout;
   if (layout !== null && !PDF_LAYOUTS.includes(layout)) fail('userReaderSettings.pdf.layout', `must be one of ${PDF_LAYOUTS.join(', ')} or null`);
   if (Object.keys(errors).length) throw invalidArgument('The given data was invalid.', errors);

@@ -100,7 +100,8 @@ async function handle(options: MediaServerOptions, packages: PackageFiles, reque
   }
   const capability = decoded.findIndex((segment, index) => index >= 3 && PACKAGE_CAPABILITY.test(segment));
   if (capability !== -1) {
-    await sendPackageFile(options, packages, request, response, decoded.slice(0, capability).join('/'), decoded[capability]!, decoded.slice(capability + 1).join('/'));
+    const epubKey = decoded.slice(0, capability).join('/');
+    await sendPackageFile(options, packages, request, response, epubKey, decoded[capability]!, decoded.slice(capability + 1).join('/'));
     return;
   }
   path = decoded.join('/');
