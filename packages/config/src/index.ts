@@ -50,3 +50,18 @@ export const serviceEnv = (defaults: { grpcPort: number; database: string }) =>
     REDIS_URL: env.url('redis://127.0.0.1:6379'),
     SHUTDOWN_TIMEOUT_MS: env.int(10_000),
   });
+
+/**
+ * The keys of a service that consumes identity's `account.deleted`
+ * (`startAccountEraser` in @folio/messaging), defined once: spread into the
+ * service's schema with its own queue prefix.
+ */
+export const accountEraserEnv = (queuePrefix: string) => ({
+  /** identity's topic exchange, where account.deleted comes from (tests use their own). */
+  IDENTITY_EVENTS_EXCHANGE: env.string('identity.events'),
+  /** Prefix of the service's consumer queues: `<prefix>.account-eraser` (with `.retry` and `.dead`). */
+  QUEUE_PREFIX: env.string(queuePrefix),
+  CONSUMER_MAX_RETRIES: env.int(5).pipe(z.number().min(0)),
+  CONSUMER_RETRY_DELAY_MS: env.int(2_000).pipe(z.number().min(0)),
+});
+

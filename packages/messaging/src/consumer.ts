@@ -64,6 +64,14 @@ export const FAILED_ATTEMPTS_HEADER = 'x-failed-attempts';
 /** On a retry or dead letter: why the handler failed, or why the message is malformed. */
 export const LAST_ERROR_HEADER = 'x-last-error';
 
+/**
+ * Thrown by a handler for a message no retry can fix (a payload that breaks
+ * the event's contract): the message goes to the dead-letter queue at once.
+ */
+export class PoisonMessageError extends Error {
+  override readonly name = 'PoisonMessageError';
+}
+
 export async function startConsumer(broker: Broker, options: ConsumerOptions): Promise<RunningConsumer> {
   const consumer = new Consumer(broker, options);
   try {
@@ -281,7 +289,7 @@ class Consumer {
     } catch (error) {
       await this.processed.release(claim).catch(() => {});
       const reason = error instanceof Error ? error.message : String(error);
-      if (attempt > this.maxRetries) {
+      if (attempt > this.maxRetries || error instanceof PoisonMessageError) {
         this.logger.error({ err: error, event_type: event.type, attempt }, 'event handler failed for the last time; dead-lettered');
         await this.forward(channel, message, `${queue}.dead`, { [LAST_ERROR_HEADER]: reason, [FAILED_ATTEMPTS_HEADER]: attempt, [ATTEMPT_HEADER]: undefined });
         countDeadLetter(queue);

@@ -1,7 +1,6 @@
 import { freshDatabase } from '@folio/testing';
-import { Schema } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bumpSequence, claimOnce, modelOn, nextSequence, TenantRepository, type Connection } from './index.js';
+import { bumpSequence, claimOnce, nextSequence } from './index.js';
 
 describe('mongo helpers against the real MongoDB wire protocol', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -24,29 +23,5 @@ describe('mongo helpers against the real MongoDB wire protocol', () => {
   it('when a sequence is bumped past seeded ids, then new ids start after them', async () => {
     await bumpSequence(db.connection, 'notes', 100);
     expect(await nextSequence(db.connection, 'notes')).toBe(101);
-  });
-
-  it('when a repository queries, then results are plain objects of that tenant only', async () => {
-    interface Shelf {
-      tenant_id: number;
-      slug: string;
-    }
-    class ShelfRepository extends TenantRepository<Shelf> {
-      constructor(connection: Connection) {
-        super(modelOn(connection, 'Shelf', new Schema<Shelf>({ tenant_id: Number, slug: String })));
-      }
-      async add(shelf: Shelf) {
-        await this.model.create(shelf);
-      }
-    }
-    const shelves = new ShelfRepository(db.connection);
-    await shelves.add({ tenant_id: 1, slug: 'fiction' });
-    await shelves.add({ tenant_id: 2, slug: 'fiction' });
-    const found = await shelves.find({ tenant_id: 1 });
-    expect(found).toHaveLength(1);
-    expect(found[0]!.constructor).toBe(Object);
-    expect(await shelves.count({ tenant_id: 2, slug: 'fiction' })).toBe(1);
-    // @ts-expect-error a filter without the tenant does not compile
-    await shelves.find({ slug: 'fiction' }).catch(() => {});
   });
 });

@@ -1,6 +1,7 @@
 // MongoDB access shared by every service: one connection per service
-// database, integer id sequences, and a repository base whose filters must
-// name the tenant, so a query that forgets the tenant does not compile.
+// database, integer id sequences and race-free claims. (Tenant scoping is
+// each repository's: its methods take the domain's scope type, as in
+// services/notes, so the domain never builds a query; see docs/architecture.md.)
 import mongoose, { type Connection, type Model, type Schema } from 'mongoose';
 
 export type { Connection } from 'mongoose';
@@ -99,38 +100,6 @@ export async function claimOnce(connection: Connection, collection: string, key:
 /** Raises a sequence so that it never hands out ids at or below `atLeast` (seeded data). */
 export async function bumpSequence(connection: Connection, name: string, atLeast: number): Promise<void> {
   await raiseCounter(connection, name, atLeast);
-}
-
-/** A filter that must carry the tenant key. */
-export type TenantFilter<T> = mongoose.FilterQuery<T> & { tenant_id: number };
-
-/**
- * Base for repositories of tenant-owned data. Every read and write takes a
- * TenantFilter, and results are lean plain objects, never mongoose documents.
- */
-export abstract class TenantRepository<T extends { tenant_id: number }> {
-  protected constructor(protected readonly model: Model<T>) {}
-
-  async findOne(filter: TenantFilter<T>): Promise<T | null> {
-    return (await this.model.findOne(filter).lean<T>().exec()) ?? null;
-  }
-
-  async find(filter: TenantFilter<T>, options: { sort?: Record<string, 1 | -1>; limit?: number; skip?: number } = {}): Promise<T[]> {
-    let query = this.model.find(filter);
-    if (options.sort) query = query.sort(options.sort);
-    if (options.skip) query = query.skip(options.skip);
-    if (options.limit) query = query.limit(options.limit);
-    return query.lean<T[]>().exec();
-  }
-
-  async count(filter: TenantFilter<T>): Promise<number> {
-    return this.model.countDocuments(filter).exec();
-  }
-
-  async deleteMany(filter: TenantFilter<T>): Promise<number> {
-    const result = await this.model.deleteMany(filter).exec();
-    return result.deletedCount;
-  }
 }
 
 export function modelOn<T>(connection: Connection, name: string, schema: Schema<T>): Model<T> {

@@ -4,7 +4,7 @@
 // it in-process on port 0 with a fresh database.
 import { createPromiseClient, startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
-import { Broker } from '@folio/messaging';
+import { Broker, startAccountEraser, type AccountDeletion } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
 import { catalog, commerce, identity, reader } from '@folio/proto';
 import { DEV_CURSOR_SECRET, type CatalogConfig } from './config.js';
@@ -22,7 +22,6 @@ import { MyContent } from './domain/my-content.js';
 import { Search } from './domain/search.js';
 import { Storefront } from './domain/storefront.js';
 import { subscribeCacheInvalidation } from './events/cache-invalidation.js';
-import { startCatalogConsumers } from './events/consumers.js';
 import { catalogHandlers } from './grpc/handlers.js';
 import { Presenter } from './grpc/mappers.js';
 import { CachedAccess } from './upstreams/cached-access.js';
@@ -104,19 +103,10 @@ export async function startCatalog(config: CatalogConfig, logger: Logger = creat
 
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'catalog' });
     teardown.add(() => broker.close());
-    const consumers = await startCatalogConsumers({
-      broker,
-      connection,
-      logger,
-      favorites,
-      settings: {
-        exchange: config.IDENTITY_EVENTS_EXCHANGE,
-        queuePrefix: config.QUEUE_PREFIX,
-        maxRetries: config.CONSUMER_MAX_RETRIES,
-        retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
-      },
-    });
-    teardown.add(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+    // account.deleted erases the user's favorites in every tenant (@folio/messaging decodes it).
+    const eraseFavorites = async ({ userId }: AccountDeletion) =>
+      logger.info({ user_id: userId, favorites: await favorites.eraseUser(userId) }, 'account data erased');
+    teardown.add((await startAccountEraser({ broker, connection, logger, config, erase: eraseFavorites })).stop);
     const invalidations = await subscribeCacheInvalidation({
       broker,
       logger,

@@ -1,6 +1,6 @@
 // Typed configuration of the catalog service, parsed once at boot. Every
 // other module receives the parsed object; nothing else reads process.env.
-import { env, loadConfig, serviceEnv } from '@folio/config';
+import { accountEraserEnv, env, loadConfig, serviceEnv } from '@folio/config';
 import { z } from 'zod';
 
 const address = (fallback: string) => z.string().min(1).default(fallback);
@@ -62,14 +62,10 @@ export const configSchema = serviceEnv({ grpcPort: 50052, database: 'folio_catal
     /** Size of the snapshot's chunk documents (each one `_id` lookup at start); below MongoDB's 16 MB document limit. */
     SNAPSHOT_CHUNK_BYTES: env.int(4 * 1024 * 1024).pipe(z.number().min(1_024).max(12 * 1024 * 1024)),
 
-    /** Identity's topic exchange, where account.deleted and tenant.updated are published. */
-    IDENTITY_EVENTS_EXCHANGE: env.string('identity.events'),
+    /** identity's exchange (account.deleted, tenant.updated) and the eraser's queue and retries. */
+    ...accountEraserEnv('catalog'),
     /** Commerce's topic exchange, where access.changed is published. */
     COMMERCE_EVENTS_EXCHANGE: env.string('commerce.events'),
-    /** Prefix of the consumer queue names: `<prefix>.account-eraser`. */
-    QUEUE_PREFIX: env.string('catalog'),
-    CONSUMER_MAX_RETRIES: env.int(5).pipe(z.number().min(0)),
-    CONSUMER_RETRY_DELAY_MS: env.int(2_000).pipe(z.number().min(0)),
 
     /** Seed script only: the demo dataset; defaults to <repo>/fixtures/demo-dataset.json. */
     FIXTURES_PATH: z.string().optional(),

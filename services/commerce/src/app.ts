@@ -4,19 +4,19 @@
 // in-process on port 0 with a fresh database.
 import { createPromiseClient, startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
-import { Broker, Outbox } from '@folio/messaging';
+import { Broker, Outbox, startAccountEraser } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
 import { catalog, commerce, identity } from '@folio/proto';
 import type { CommerceConfig } from './config.js';
 import { openCommerceStore } from './data/index.js';
+import { LocalTestPaymentProvider } from './data/local-test-payments.js';
 import { AccessQueries } from './domain/access-queries.js';
 import { AccountEraser } from './domain/account-erasure.js';
 import { Checkout } from './domain/checkout.js';
 import { Owners } from './domain/owners.js';
-import { LocalTestPaymentProvider, type PaymentProvider } from './domain/payments.js';
+import type { PaymentProvider } from './domain/payments.js';
 import { systemClock, type Clock } from './domain/ports.js';
 import { Purchases } from './domain/purchase.js';
-import { startCommerceConsumers } from './events/consumers.js';
 import { subscribeTenantUpdates } from './events/invalidations.js';
 import { OutboxEventSink } from './events/publisher.js';
 import { commerceHandlers } from './grpc/handlers.js';
@@ -85,19 +85,8 @@ export async function startCommerce(
     const checkout = new Checkout({ store, tenants, names, access, provider, events, clock, logger }, { payPath: config.CHECKOUT_PAY_PATH });
     const eraser = new AccountEraser(store, clock, logger, events);
 
-    const consumers = await startCommerceConsumers({
-      broker,
-      connection,
-      logger,
-      eraser,
-      settings: {
-        identityExchange: config.IDENTITY_EVENTS_EXCHANGE,
-        queuePrefix: config.QUEUE_PREFIX,
-        maxRetries: config.CONSUMER_MAX_RETRIES,
-        retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
-      },
-    });
-    teardown.add(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+    // account.deleted erases the user's carts, sessions, plans and grants (@folio/messaging decodes it).
+    teardown.add((await startAccountEraser({ broker, connection, logger, config, erase: (deletion) => eraser.erase(deletion) })).stop);
     const tenantUpdates = await subscribeTenantUpdates({ broker, identityExchange: config.IDENTITY_EVENTS_EXCHANGE, tenants, logger });
     teardown.add(() => tenantUpdates.stop());
 

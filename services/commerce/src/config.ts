@@ -1,6 +1,6 @@
 // Typed configuration of the commerce service, parsed once at boot. Every
 // other module receives the parsed object; nothing else reads process.env.
-import { env, loadConfig, serviceEnv } from '@folio/config';
+import { accountEraserEnv, env, loadConfig, serviceEnv } from '@folio/config';
 import { z } from 'zod';
 
 /** host:port of a gRPC peer. */
@@ -41,12 +41,8 @@ export const configSchema = serviceEnv({ grpcPort: 50053, database: 'folio_comme
 
   /** Topic exchange commerce publishes to (purchase.completed). */
   EVENTS_EXCHANGE: env.string('commerce.events'),
-  /** identity's exchange, where account.deleted comes from. */
-  IDENTITY_EVENTS_EXCHANGE: env.string('identity.events'),
-  /** Prefix of the consumer queue names: `<prefix>.account-eraser`. */
-  QUEUE_PREFIX: env.string('commerce'),
-  CONSUMER_MAX_RETRIES: env.int(5).pipe(z.number().min(0)),
-  CONSUMER_RETRY_DELAY_MS: env.int(2_000).pipe(z.number().min(0)),
+  /** identity's exchange (account.deleted, tenant.updated) and the eraser's queue and retries. */
+  ...accountEraserEnv('commerce'),
 
   /** Seed script only: the demo dataset; defaults to <repo>/fixtures/demo-dataset.json. */
   FIXTURES_PATH: z.string().optional(),

@@ -5,7 +5,7 @@
 // hand in engines of their own (a counting synthesizer, a hanging provider).
 import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
-import { Broker } from '@folio/messaging';
+import { Broker, startAccountEraser, type AccountDeletion } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
 import { integrations } from '@folio/proto';
 import { Redis } from 'ioredis';
@@ -30,7 +30,6 @@ import { PollyAdapter } from './engines/polly.js';
 import { ReaderPassageSource } from './engines/reader-passages.js';
 import { WordNetDictionary } from './engines/wordnet-dictionary.js';
 import { WordNet } from './engines/wordnet.js';
-import { startAccountEraser } from './events/consumers.js';
 import { integrationsHandlers } from './grpc/handlers.js';
 
 export const SERVICE_NAME = 'svc.integrations.v1.IntegrationsService';
@@ -124,19 +123,10 @@ export async function startIntegrations(
 
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'integrations' });
     teardown.add(() => broker.close());
-    const eraser = await startAccountEraser({
-      broker,
-      connection,
-      logger,
-      responses,
-      settings: {
-        exchange: config.IDENTITY_EVENTS_EXCHANGE,
-        queuePrefix: config.QUEUE_PREFIX,
-        maxRetries: config.CONSUMER_MAX_RETRIES,
-        retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
-      },
-    });
-    teardown.add(() => eraser.stop());
+    // account.deleted erases the user's AI responses and ratings (@folio/messaging decodes it).
+    const eraseResponses = async ({ userId }: AccountDeletion) =>
+      logger.info({ user_id: userId, erased: await responses.eraseUser(userId) }, 'AI responses of a deleted account erased');
+    teardown.add((await startAccountEraser({ broker, connection, logger, config, erase: eraseResponses })).stop);
 
     const grpc = await startGrpcServer({
       logger,

@@ -1,6 +1,6 @@
 // Typed configuration of the integrations service, parsed once at boot. Every
 // other module receives the parsed object; nothing else reads process.env.
-import { env, loadConfig, serviceEnv } from '@folio/config';
+import { accountEraserEnv, env, loadConfig, serviceEnv } from '@folio/config';
 import { z } from 'zod';
 
 /** An optional URL: unset or blank means "not configured" (the local engine is used). */
@@ -63,12 +63,8 @@ export const configSchema = serviceEnv({ grpcPort: 50056, database: 'folio_integ
   BREAKER_ERROR_PERCENT: env.int(50).pipe(z.number().min(1).max(100)),
   BREAKER_VOLUME: env.int(5).pipe(z.number().min(1)),
 
-  /** Exchange identity publishes account.deleted on; integrations erases the user's AI responses. */
-  IDENTITY_EVENTS_EXCHANGE: env.string('identity.events'),
-  /** Prefix of the consumer queue names: `<prefix>.account-eraser`. */
-  QUEUE_PREFIX: env.string('integrations'),
-  CONSUMER_MAX_RETRIES: env.int(5).pipe(z.number().min(0)),
-  CONSUMER_RETRY_DELAY_MS: env.int(2_000).pipe(z.number().min(0)),
+  /** identity's exchange (account.deleted: integrations erases the user's AI responses), the eraser's queue and retries. */
+  ...accountEraserEnv('integrations'),
 });
 
 export type IntegrationsConfig = z.infer<typeof configSchema>;

@@ -3,14 +3,13 @@
 // fresh database and their own exchange and queue names.
 import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
-import { Broker } from '@folio/messaging';
+import { Broker, startAccountEraser } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
 import { notes } from '@folio/proto';
 import type { NotesConfig } from './config.js';
 import { openNoteRepository } from './data/index.js';
 import { AccountEraser } from './domain/account-erasure.js';
 import { Notes } from './domain/notes.js';
-import { startNotesConsumers } from './events/consumers.js';
 import { notesHandlers } from './grpc/handlers.js';
 
 export const SERVICE_NAME = 'svc.notes.v1.NotesService';
@@ -37,19 +36,9 @@ export async function startNotes(
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'notes' });
     teardown.add(() => broker.close());
 
-    const consumers = await startNotesConsumers({
-      broker,
-      connection,
-      logger,
-      eraser: new AccountEraser(repository, logger),
-      settings: {
-        identityExchange: config.IDENTITY_EVENTS_EXCHANGE,
-        queuePrefix: config.QUEUE_PREFIX,
-        maxRetries: config.CONSUMER_MAX_RETRIES,
-        retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
-      },
-    });
-    teardown.add(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+    // The AMQP entry point: account.deleted erases the user's notes (@folio/messaging decodes it).
+    const eraser = new AccountEraser(repository, logger);
+    teardown.add((await startAccountEraser({ broker, connection, logger, config, erase: ({ userId }) => eraser.erase(userId).then(() => {}) })).stop);
 
     const grpc = await startGrpcServer({
       logger,

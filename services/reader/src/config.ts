@@ -32,11 +32,6 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     /** Granted access decisions are reused this long at most (dropped sooner by commerce's access.changed; refusals are never cached); 0: off. */
     ACCESS_CACHE_TTL_MS: env.int(30_000).pipe(z.number().min(0)),
     ACCESS_CACHE_MAX_ENTRIES: env.int(200_000).pipe(z.number().min(100)),
-    /** A user's reading positions are kept in memory this long at most (dropped sooner by this replica's writes and every replica's positions.changed); 0: off. */
-    POSITION_CACHE_TTL_MS: env.int(60_000).pipe(z.number().min(0)),
-    POSITION_CACHE_MAX_USERS: env.int(50_000).pipe(z.number().min(100)),
-    /** Topic exchange reader announces positions.changed on (cache invalidation between replicas). */
-    EVENTS_EXCHANGE: env.string('reader.events'),
     /** Topic exchange commerce publishes access.changed to. */
     COMMERCE_EVENTS_EXCHANGE: env.string('commerce.events'),
 

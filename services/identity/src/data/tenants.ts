@@ -3,6 +3,21 @@ import type { FilterQuery, Model } from 'mongoose';
 import { readThrough, type IdentityReadCache } from './read-cache.js';
 import type { TenantDoc } from './schemas.js';
 
+/** Which tenants discovery lists: active plans, none of `excludeIds`, and the optional filters. */
+export interface DiscoveryCriteria {
+  excludeIds: number[];
+  /** Signup country, upper case. */
+  countryCode?: string | undefined;
+  /** A substring of the searchable name (NFC, lower case). */
+  nameContains?: string | undefined;
+  /** Only this app tenant and the tenants it aggregates. */
+  familyOf?: number | undefined;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 export class TenantStore {
   /** Reads through `cache` when given (the service's own store; seeds and tests read the store). */
   constructor(
@@ -42,8 +57,15 @@ export class TenantStore {
     return readThrough(this.cache?.tenantsByDomain, domain, () => this.model.findOne({ domain }).lean<TenantDoc>().exec());
   }
 
-  /** One page of a filtered listing, most members first, then by id. */
-  async page(filter: FilterQuery<TenantDoc>, offset: number, limit: number): Promise<TenantDoc[]> {
+  /**
+   * One page of the tenants a user could join (discovery's criteria, see
+   * domain/discovery.ts), most members first, then by id.
+   */
+  async discoverable(criteria: DiscoveryCriteria, offset: number, limit: number): Promise<TenantDoc[]> {
+    const filter: FilterQuery<TenantDoc> = { plan_active: true, _id: { $nin: criteria.excludeIds } };
+    if (criteria.countryCode) filter.signup_country_code = criteria.countryCode;
+    if (criteria.nameContains) filter.name_search = { $regex: escapeRegex(criteria.nameContains) };
+    if (criteria.familyOf !== undefined) filter.$or = [{ _id: criteria.familyOf }, { aggregator_id: criteria.familyOf }];
     return this.model.find(filter).sort({ member_count: -1, _id: 1 }).skip(offset).limit(limit).lean<TenantDoc[]>().exec();
   }
 

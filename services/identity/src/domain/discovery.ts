@@ -5,7 +5,6 @@
 // characters, NFC-normalized, case-insensitive substring); a custom app
 // (app tenant other than 1) only sees its family: itself and the tenants it
 // aggregates. Pagination is by signed offset cursors.
-import type { FilterQuery } from 'mongoose';
 import type { IdentityStore, TenantDoc } from '../data/index.js';
 import type { CursorCodec } from './cursor.js';
 import { invalidFields } from './errors.js';
@@ -67,12 +66,13 @@ export class TenantDiscovery {
     if (Object.keys(errors).length) throw invalidFields(errors);
 
     const memberOf = await this.store.memberships.tenantIdsOf(request.userId);
-    const filter: FilterQuery<TenantDoc> = { plan_active: true, _id: { $nin: memberOf } };
-    if (country) filter.signup_country_code = country;
-    if (query) filter.name_search = { $regex: escapeRegex(query) };
-    if (appTenantId !== DEFAULT_TENANT_ID) filter.$or = [{ _id: appTenantId }, { aggregator_id: appTenantId }];
-
-    const rows = await this.store.tenants.page(filter, offset, perPage + 1);
+    const criteria = {
+      excludeIds: memberOf,
+      countryCode: country,
+      nameContains: query,
+      familyOf: appTenantId !== DEFAULT_TENANT_ID ? appTenantId : undefined,
+    };
+    const rows = await this.store.tenants.discoverable(criteria, offset, perPage + 1);
     const hasMore = rows.length > perPage;
     return {
       tenants: rows.slice(0, perPage),
@@ -83,8 +83,4 @@ export class TenantDiscovery {
       },
     };
   }
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -7,7 +7,7 @@
 // isolate for conditional updates; so the rating is claimed with a unique
 // insert keyed by the response uuid (claimOnce), atomic on MongoDB and
 // FerretDB alike, and only the winner writes the rating onto the response.
-import { claimOnce, ensureIndexes, modelOn, TenantRepository, type Connection } from '@folio/mongo';
+import { claimOnce, ensureIndexes, modelOn, type Connection } from '@folio/mongo';
 import { Schema, type Model } from 'mongoose';
 
 export interface AiResponseDoc {
@@ -46,18 +46,21 @@ aiResponseSchema.index({ user_id: 1 });
 
 export type RateOutcome = 'rated' | 'already_rated';
 
-export class AiResponseRepository extends TenantRepository<AiResponseDoc> {
+export class AiResponseRepository {
   constructor(
     private readonly connection: Connection,
-    model: Model<AiResponseDoc>,
-  ) {
-    super(model);
-  }
+    private readonly model: Model<AiResponseDoc>,
+  ) {}
 
   static async open(connection: Connection): Promise<AiResponseRepository> {
     const model = modelOn(connection, 'AiResponse', aiResponseSchema);
     await ensureIndexes(connection);
     return new AiResponseRepository(connection, model);
+  }
+
+  /** A response of one tenant: another tenant's is as unknown as a missing one. */
+  async findInTenant(tenantId: number, id: string): Promise<AiResponseDoc | null> {
+    return (await this.model.findOne({ _id: id, tenant_id: tenantId }).lean<AiResponseDoc>().exec()) ?? null;
   }
 
   async insert(doc: Omit<AiResponseDoc, 'rating'>): Promise<void> {

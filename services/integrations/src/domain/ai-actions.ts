@@ -74,7 +74,7 @@ export class AiActions {
     const rating = 'positive' in input.rating ? { positive: input.rating.positive, score: null } : { positive: input.rating.score > 0, score: input.rating.score };
 
     // Scoped to the tenant: another tenant's response is as unknown as a missing one.
-    const response = await this.responses.findOne({ _id: input.uuid.trim(), tenant_id: caller.tenantId });
+    const response = await this.responses.findInTenant(caller.tenantId, input.uuid.trim());
     if (!response) throw invalid('uuid', 'The AI response was not found.');
     if (response.user_id !== caller.userId) throw invalid('uuid', 'The AI response does not belong to the user.');
     if ((await this.responses.rateOnce(response, rating)) === 'already_rated') throw invalid('uuid', 'The AI response was already rated.');
