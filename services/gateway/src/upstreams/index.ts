@@ -26,11 +26,12 @@ export function createUpstream<C extends Client>(
   name: UpstreamName,
   Constructor: ClientConstructor<C>,
   address: string,
-  settings: { deadlineMs: number; breaker: BreakerSettings },
+  settings: { deadlineMs: number; breaker: BreakerSettings; sharedBreaker?: Breaker },
   logger?: Logger,
 ): Upstream<C> {
   const raw = createPromiseClient(Constructor as never, address, { defaultDeadlineMs: settings.deadlineMs }) as PromiseClient<C>;
-  const breaker = new Breaker(name, settings.breaker, logger);
+  // A second service of the same process shares its breaker: one process, one state.
+  const breaker = settings.sharedBreaker ?? new Breaker(name, settings.breaker, logger);
   const client = new Proxy({} as GuardedClient<C>, {
     get(_target, method) {
       const call = (raw as Record<string | symbol, unknown>)[method];
@@ -48,7 +49,7 @@ export function createUpstream<C extends Client>(
     client,
     breaker,
     close() {
-      breaker.shutdown();
+      if (!settings.sharedBreaker) breaker.shutdown();
       raw.close();
     },
   };
@@ -62,7 +63,7 @@ export interface Upstreams {
   catalog: Upstream<catalog.CatalogServiceClient>;
   commerce: Upstream<commerce.CommerceServiceClient>;
   reader: Upstream<reader.ReaderServiceClient>;
-  /** A second service of the reader process (its own breaker; health is the reader's). */
+  /** A second service of the reader process: the reader's breaker and health. */
   readerSync: Upstream<readerSync.ReaderSyncServiceClient>;
   notes: Upstream<notes.NotesServiceClient>;
   integrations: Upstream<integrations.IntegrationsServiceClient>;
@@ -78,12 +79,13 @@ export function createUpstreams(config: GatewayConfig, logger?: Logger): Upstrea
       errorThresholdPercentage: config.BREAKER_ERROR_PERCENTAGE,
     },
   };
+  const readerUpstream = createUpstream('reader', reader.ReaderServiceClient, config.READER_ADDR, settings, logger);
   return {
     identity: createUpstream('identity', identity.IdentityServiceClient, config.IDENTITY_ADDR, settings, logger),
     catalog: createUpstream('catalog', catalog.CatalogServiceClient, config.CATALOG_ADDR, settings, logger),
     commerce: createUpstream('commerce', commerce.CommerceServiceClient, config.COMMERCE_ADDR, settings, logger),
-    reader: createUpstream('reader', reader.ReaderServiceClient, config.READER_ADDR, settings, logger),
-    readerSync: createUpstream('reader', readerSync.ReaderSyncServiceClient, config.READER_ADDR, settings, logger),
+    reader: readerUpstream,
+    readerSync: createUpstream('reader', readerSync.ReaderSyncServiceClient, config.READER_ADDR, { ...settings, sharedBreaker: readerUpstream.breaker }, logger),
     notes: createUpstream('notes', notes.NotesServiceClient, config.NOTES_ADDR, settings, logger),
     integrations: createUpstream(
       'integrations',
