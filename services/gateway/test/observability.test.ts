@@ -43,6 +43,9 @@ const INSTRUMENTED = [
   ['packages/mongo', 'mongoose'],
 ] as const;
 
+/** Each test waits for work done after its response (the relay, the consumer, the e-mail). */
+const SLOW = 45_000;
+
 // SpanKind values of the OTel API, without importing it before the hook.
 const SERVER = 1;
 const CLIENT = 2;
@@ -102,7 +105,7 @@ const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 async function traceOf(serverSpan: (span: ReadableSpan) => boolean, complete: (spans: ReadableSpan[]) => boolean): Promise<ReadableSpan[]> {
   let last: ReadableSpan[] = [];
   let all: ReadableSpan[] = [];
-  for (let attempt = 0; attempt < 200; attempt += 1) {
+  for (let attempt = 0; attempt < 400; attempt += 1) {
     all = await tracing.spans();
     const root = all.find((span) => span.kind === SERVER && serverSpan(span));
     if (root) {
@@ -162,7 +165,7 @@ describe('one trace per request, across every hop', () => {
     // commerce reads its store inside the call.
     const realCommerce = commerceSpans.find((server) => spans.some((span) => isMongo(span) && isDescendant(span, server, spans)));
     expect(realCommerce, 'a MongoDB query under commerce').toBeDefined();
-  });
+  }, SLOW);
 
   it('when a user sends a help request, then one trace goes from the HTTP request through the outbox and RabbitMQ to the e-mail', async () => {
     const response = await http.post('/api/v2/help', {
@@ -190,7 +193,7 @@ describe('one trace per request, across every hop', () => {
     expect(isDescendant(smtp, consume!, spans), 'the e-mail sent inside the consumer').toBe(true);
     expect(smtp.kind).toBe(CLIENT);
     expect(smtp.attributes['server.port']).toBeTypeOf('number');
-  });
+  }, SLOW);
 });
 
 /** The value of the sample named `name` whose labels include `labels`. */
@@ -206,15 +209,26 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 
 describe('/metrics after requests', () => {
   it('when requests went through, then /metrics exposes RED, breaker, rate-limit, outbox, consumer, dead-letter, cache and runtime series', async () => {
+    const helpQueue = `${t.identity.config.QUEUE_PREFIX}.help-router`;
+    expect((await http.get('/api/v2/library', { token: tokens.access_token, headers: { ...fromIp(95), 'x-svc-tenant-id': '1' } })).status).toBe(200);
+    const help = await http.post('/api/v2/help', { token: tokens.access_token, headers: fromIp(95), body: { subject: 'other', message: 'Counting what the consumers did.' } });
+    expect(help.status).toBe(201);
     // Over the refresh limit (10 a minute per IP): the 11th is refused.
     const refreshes = [];
     for (let i = 0; i < 11; i += 1) refreshes.push(await http.post('/api/v2/auth/refresh', { headers: fromIp(94), body: { refresh_token: 'not-a-token' } }));
     expect(refreshes.at(-1)!.status).toBe(429);
 
-    const response = await fetch(`http://127.0.0.1:${metrics.port}/metrics`);
-    expect(response.status).toBe(200);
-    const text = await response.text();
-    const helpQueue = `${t.identity.config.QUEUE_PREFIX}.help-router`;
+    const scrape = async () => {
+      const response = await fetch(`http://127.0.0.1:${metrics.port}/metrics`);
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    // The help request is consumed after its answer: wait until the consumer has counted it.
+    let text = await scrape();
+    for (let attempt = 0; attempt < 400 && !(sample(text, 'folio_messages_consumed_total', { queue: helpQueue, outcome: 'handled' })! >= 1); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      text = await scrape();
+    }
     const expectations: [string, Record<string, string>, (value: number) => boolean][] = [
       ['http_server_requests_total', { method: 'GET', route: '/api/v2/library', status: '200' }, (v) => v >= 1],
       ['http_server_request_duration_seconds_count', { method: 'GET', route: '/api/v2/library', status: '200' }, (v) => v >= 1],
@@ -238,5 +252,5 @@ describe('/metrics after requests', () => {
       const value = sample(text, name, { service: 'folio-in-process', ...labels });
       expect(value !== undefined && ok(value), `${name} ${JSON.stringify(labels)} = ${value}`).toBe(true);
     }
-  });
+  }, SLOW);
 });
