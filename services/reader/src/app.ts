@@ -5,12 +5,12 @@
 import { createHmac } from 'node:crypto';
 import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
-import { Broker } from '@folio/messaging';
+import { Broker, ReferenceCache } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
 import { reader, readerSync } from '@folio/proto';
 import type { ReaderConfig } from './config.js';
 import { KosyncRepository } from './data/kosync.js';
-import { openReaderStore } from './data/repositories.js';
+import { openReaderStore, type UserPositionsCache } from './data/repositories.js';
 import { ContentLinks } from './domain/content.js';
 import { Downloads } from './domain/downloads.js';
 import { AccountEraser } from './domain/erasure.js';
@@ -27,7 +27,7 @@ import { readerHandlers } from './grpc/handlers.js';
 import { readerSyncHandlers } from './grpc/sync-handlers.js';
 import { startMediaServer } from './media/server.js';
 import { MediaUrls } from './media/signing.js';
-import { subscribeAccessInvalidation } from './events/cache-invalidation.js';
+import { announcePositionsChanged, subscribeAccessInvalidation, subscribePositionInvalidation } from './events/cache-invalidation.js';
 import { CachedAccessPeers } from './peers/cached-access.js';
 import { GrpcPeers } from './peers/grpc-peers.js';
 import { TextIndexStore } from './search/index-store.js';
@@ -52,7 +52,13 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
   try {
     const connection = await connectMongo(config.MONGO_URL);
     teardown.add(() => connection.close());
-    const store = await openReaderStore(connection);
+    // A user's positions from memory; other replicas hear positions.changed once the broker is there (below).
+    let announcePositions: (userId: number) => void = () => {};
+    const positionCache: UserPositionsCache = {
+      entries: new ReferenceCache({ ttlMs: config.POSITION_CACHE_TTL_MS, maxEntries: config.POSITION_CACHE_MAX_USERS }),
+      changed: (userId) => announcePositions(userId),
+    };
+    const store = await openReaderStore(connection, { positions: positionCache });
 
     const storage = new LocalDiskStorage(config.READER_STORAGE_DIR);
     const urls = new MediaUrls(config.MEDIA_PUBLIC_BASE_URL, config.MEDIA_SIGNING_KEY, config.MEDIA_URL_TTL_SECONDS);
@@ -103,6 +109,9 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     teardown.add(() => broker.close());
     const accessInvalidation = await subscribeAccessInvalidation({ broker, logger, access: peers, exchange: config.COMMERCE_EVENTS_EXCHANGE });
     teardown.add(() => accessInvalidation.stop());
+    const positionInvalidation = await subscribePositionInvalidation({ broker, logger, positions: positionCache.entries, exchange: config.EVENTS_EXCHANGE });
+    teardown.add(() => positionInvalidation.stop());
+    announcePositions = (userId) => announcePositionsChanged(broker, config.EVENTS_EXCHANGE, userId, logger);
     const consumers = await startReaderConsumers({
       broker,
       connection,

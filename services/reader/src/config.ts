@@ -35,6 +35,8 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     /** Topic exchange commerce publishes access.changed to. */
     COMMERCE_EVENTS_EXCHANGE: env.string('commerce.events'),
 
+    /** Manifests are kept in memory this long at most (an ingest by another process, such as the seed, shows after it); 0: off. */
+    MANIFEST_CACHE_TTL_MS: env.int(60_000).pipe(z.number().min(0)),
     /** Encrypts reader-tokens and settings tokens (JWE dir + A256GCM): 32 bytes, base64. */
     READER_TOKEN_KEY: base64Key,
     READER_TOKEN_TTL_SECONDS: env.int(86_400).pipe(z.number().min(60)),

@@ -1,6 +1,7 @@
 // Repositories of the reader database. Every read of tenant content names the
 // tenant; user data is keyed by user. Results are plain objects.
 import { ensureIndexes, isDuplicateKeyError, nextSequence, type Connection } from '@folio/mongo';
+import type { ReferenceCache } from '@folio/messaging';
 import type { Model } from 'mongoose';
 import { readerModels, type ManifestDoc, type PositionDoc, type SessionDoc, type SnapshotDoc, type StructureDoc, type UserSettingsDoc } from './schemas.js';
 
@@ -108,20 +109,49 @@ export class UserSettingsRepository {
   }
 }
 
+/**
+ * A user's positions, most recently read first, as the position cache keeps
+ * them (see PositionRepository). `changed` runs after every write of a user's
+ * positions, after the entry is dropped here: it tells the other replicas.
+ */
+export interface UserPositionsCache {
+  entries: ReferenceCache<number, PositionDoc[]>;
+  changed(userId: number): void;
+}
+
+/** Users with more positions than this are read from the store each time (their list would crowd the cache). */
+const CACHED_POSITIONS_PER_USER = 500;
+
+/**
+ * With a cache, the continue-reading shelf, the settings and every position
+ * check read a user's positions from memory: the first read loads all of
+ * them (one query on `user_id`), every write of this process drops them, and
+ * the other replicas drop theirs on positions.changed.
+ */
 export class PositionRepository {
-  constructor(private readonly model: Model<PositionDoc>) {}
+  constructor(
+    private readonly model: Model<PositionDoc>,
+    private readonly cache?: UserPositionsCache,
+  ) {}
 
   static idOf(userId: number, tenantId: number, issueId: number): string {
     return `${userId}:${tenantId}:${issueId}`;
   }
 
   async find(userId: number, tenantId: number, issueId: number): Promise<PositionDoc | null> {
-    return this.model.findOne({ _id: PositionRepository.idOf(userId, tenantId, issueId) }).lean<PositionDoc>().exec();
+    const id = PositionRepository.idOf(userId, tenantId, issueId);
+    const all = await this.cachedAllOf(userId);
+    if (all) return all.find((position) => position._id === id) ?? null;
+    return this.model.findOne({ _id: id }).lean<PositionDoc>().exec();
   }
 
   /** Last write wins: one document per (user, tenant, issue). */
   async save(position: PositionDoc): Promise<void> {
-    await upsertById(this.model, position._id, position);
+    try {
+      await upsertById(this.model, position._id, position);
+    } finally {
+      this.changed(position.user_id);
+    }
   }
 
   /**
@@ -132,6 +162,14 @@ export class PositionRepository {
    */
   async saveIfNewer(position: PositionDoc, onlyOver?: Date): Promise<boolean> {
     const filter = { _id: position._id, read_at: onlyOver ?? { $lte: position.read_at } };
+    try {
+      return await this.writeIfNewer(filter, position, onlyOver);
+    } finally {
+      this.changed(position.user_id);
+    }
+  }
+
+  private async writeIfNewer(filter: object, position: PositionDoc, onlyOver?: Date): Promise<boolean> {
     try {
       const result = await this.model.replaceOne(filter, position, { upsert: onlyOver === undefined }).exec();
       return result.matchedCount > 0 || result.upsertedCount > 0;
@@ -144,6 +182,12 @@ export class PositionRepository {
 
   /** Positions in the tenants, most recently read first. */
   async recent(userId: number, tenantIds: number[], skip: number, limit: number): Promise<{ positions: PositionDoc[]; total: number }> {
+    const all = await this.cachedAllOf(userId);
+    if (all) {
+      const tenants = new Set(tenantIds);
+      const inTenants = all.filter((position) => tenants.has(position.tenant_id));
+      return { positions: inTenants.slice(skip, skip + limit), total: inTenants.length };
+    }
     const filter = { user_id: userId, tenant_id: { $in: tenantIds } };
     const [positions, total] = await Promise.all([
       this.model.find(filter).sort({ read_at: -1, _id: 1 }).skip(skip).limit(limit).lean<PositionDoc[]>().exec(),
@@ -153,7 +197,34 @@ export class PositionRepository {
   }
 
   async deleteAllOf(userId: number): Promise<number> {
-    return (await this.model.deleteMany({ user_id: userId }).exec()).deletedCount;
+    try {
+      return (await this.model.deleteMany({ user_id: userId }).exec()).deletedCount;
+    } finally {
+      this.changed(userId);
+    }
+  }
+
+  /** Every position of the user, most recently read first (as `recent` sorts), or null without a cache or past the per-user bound. */
+  private async cachedAllOf(userId: number): Promise<PositionDoc[] | null> {
+    if (!this.cache) return null;
+    const cached = this.cache.entries.peek(userId);
+    if (cached) return cached;
+    const generation = this.cache.entries.snapshot();
+    const all = await this.model
+      .find({ user_id: userId })
+      .sort({ read_at: -1, _id: 1 })
+      .limit(CACHED_POSITIONS_PER_USER + 1)
+      .lean<PositionDoc[]>()
+      .exec();
+    if (all.length > CACHED_POSITIONS_PER_USER) return null;
+    this.cache.entries.setIfCurrent(userId, all, generation);
+    return all;
+  }
+
+  private changed(userId: number): void {
+    if (!this.cache) return;
+    this.cache.entries.delete(userId);
+    this.cache.changed(userId);
   }
 }
 
@@ -178,13 +249,14 @@ export interface ReaderStore {
   positions: PositionRepository;
 }
 
-export async function openReaderStore(connection: Connection): Promise<ReaderStore> {
+/** `positions`: the service's position cache (seeds and tools read the store). */
+export async function openReaderStore(connection: Connection, caches: { positions?: UserPositionsCache } = {}): Promise<ReaderStore> {
   const models = readerModels(connection);
   await ensureIndexes(connection);
   return {
     manifests: new ManifestRepository(models.manifests, models.structures),
     sessions: new SessionRepository(connection, models.sessions, models.snapshots),
     settings: new UserSettingsRepository(models.settings),
-    positions: new PositionRepository(models.positions),
+    positions: new PositionRepository(models.positions, caches.positions),
   };
 }
