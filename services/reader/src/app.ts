@@ -5,24 +5,23 @@
 import { createHmac } from 'node:crypto';
 import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
-import { Broker, ReferenceCache } from '@folio/messaging';
+import { Broker, ReferenceCache, startAccountEraser } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
 import { reader, readerSync } from '@folio/proto';
 import type { ReaderConfig } from './config.js';
 import { KosyncRepository } from './data/kosync.js';
-import { openReaderStore, type UserPositionsCache } from './data/repositories.js';
+import { openReaderStore, type ManifestCache, type UserPositionsCache } from './data/repositories.js';
 import { ContentLinks } from './domain/content.js';
 import { Downloads } from './domain/downloads.js';
 import { AccountEraser } from './domain/erasure.js';
 import { KosyncProgress } from './domain/kosync.js';
 import { ReadingPositions } from './domain/positions.js';
-import { PublicationFiles } from './domain/publication-files.js';
 import { Publications } from './domain/publications.js';
+import { PublicationFiles } from './domain/publication-files.js';
 import { TextSearch } from './domain/search.js';
 import { ReaderSessions } from './domain/sessions.js';
 import { ReaderSettings } from './domain/settings.js';
 import { TokenService } from './domain/tokens.js';
-import { startReaderConsumers } from './events/consumers.js';
 import { readerHandlers } from './grpc/handlers.js';
 import { readerSyncHandlers } from './grpc/sync-handlers.js';
 import { startMediaServer } from './media/server.js';
@@ -58,7 +57,12 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       entries: new ReferenceCache({ ttlMs: config.POSITION_CACHE_TTL_MS, maxEntries: config.POSITION_CACHE_MAX_USERS }),
       changed: (userId) => announcePositions(userId),
     };
-    const store = await openReaderStore(connection, { positions: positionCache });
+    const manifestCache: ManifestCache = {
+      summaries: new ReferenceCache({ ttlMs: config.MANIFEST_CACHE_TTL_MS, maxEntries: 20_000 }),
+      // Spines, page and track lists: the bulky part, fewer of them.
+      structures: new ReferenceCache({ ttlMs: config.MANIFEST_CACHE_TTL_MS, maxEntries: 2_000 }),
+    };
+    const store = await openReaderStore(connection, { positions: positionCache, manifests: manifestCache });
 
     const storage = new LocalDiskStorage(config.READER_STORAGE_DIR);
     const urls = new MediaUrls(config.MEDIA_PUBLIC_BASE_URL, config.MEDIA_SIGNING_KEY, config.MEDIA_URL_TTL_SECONDS);
@@ -112,19 +116,9 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const positionInvalidation = await subscribePositionInvalidation({ broker, logger, positions: positionCache.entries, exchange: config.EVENTS_EXCHANGE });
     teardown.add(() => positionInvalidation.stop());
     announcePositions = (userId) => announcePositionsChanged(broker, config.EVENTS_EXCHANGE, userId, logger);
-    const consumers = await startReaderConsumers({
-      broker,
-      connection,
-      logger,
-      eraser: new AccountEraser(store, logger, kosync),
-      settings: {
-        exchange: config.IDENTITY_EVENTS_EXCHANGE,
-        queuePrefix: config.QUEUE_PREFIX,
-        maxRetries: config.CONSUMER_MAX_RETRIES,
-        retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
-      },
-    });
-    teardown.add(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+    // account.deleted erases the user's sessions, settings and positions (@folio/messaging decodes it).
+    const eraser = new AccountEraser(store, logger, kosync);
+    teardown.add((await startAccountEraser({ broker, connection, logger, config, erase: ({ userId }) => eraser.erase(userId).then(() => {}) })).stop);
 
     const grpc = await startGrpcServer({
       logger,

@@ -7,23 +7,39 @@ import { readerModels, type ManifestDoc, type PositionDoc, type SessionDoc, type
 
 type ManifestSummary = Omit<ManifestDoc, 'epub' | 'pdf' | 'audio'>;
 
+/**
+ * Manifests change only when content is ingested, which is rare and usually
+ * another process (the seed): with a cache, sessions, settings and searches
+ * read them from memory; an ingest in this process drops the entry, one in
+ * another process shows within the cache's TTL. Absent manifests are never
+ * cached.
+ */
+export interface ManifestCache {
+  summaries: ReferenceCache<string, ManifestSummary>;
+  structures: ReferenceCache<string, StructureDoc>;
+}
+
 export class ManifestRepository {
   constructor(
     private readonly model: Model<ManifestSummary>,
     private readonly structures: Model<StructureDoc>,
+    private readonly cache?: ManifestCache,
   ) {}
 
   /** The whole manifest, structure included. */
   async find(tenantId: number, issueId: number): Promise<ManifestDoc | null> {
     const summary = await this.findSummary(tenantId, issueId);
     if (!summary) return null;
-    const structure = await this.structures.findOne({ _id: summary._id }).lean<StructureDoc>().exec();
+    const structure = await readThroughCache(this.cache?.structures, summary._id, () => this.structures.findOne({ _id: summary._id }).lean<StructureDoc>().exec());
     return { ...summary, epub: structure?.epub ?? null, pdf: structure?.pdf ?? null, audio: structure?.audio ?? null };
   }
 
   /** The manifest without its structure (`epub`, `pdf`, `audio` null): type, keys, text index. */
   async findSummary(tenantId: number, issueId: number): Promise<ManifestDoc | null> {
-    const summary = await this.model.findOne({ _id: `${tenantId}:${issueId}`, tenant_id: tenantId, issue_id: issueId }).lean<ManifestSummary>().exec();
+    const id = `${tenantId}:${issueId}`;
+    const summary = await readThroughCache(this.cache?.summaries, id, () =>
+      this.model.findOne({ _id: id, tenant_id: tenantId, issue_id: issueId }).lean<ManifestSummary>().exec(),
+    );
     return summary ? { ...summary, epub: null, pdf: null, audio: null } : null;
   }
 
@@ -38,6 +54,8 @@ export class ManifestRepository {
     const { epub, pdf, audio, ...summary } = manifest;
     await upsertById(this.structures, manifest._id, { _id: manifest._id, epub, pdf, audio });
     await upsertById(this.model, manifest._id, summary);
+    this.cache?.summaries.delete(manifest._id);
+    this.cache?.structures.delete(manifest._id);
   }
 }
 
@@ -249,12 +267,23 @@ export interface ReaderStore {
   positions: PositionRepository;
 }
 
-/** `positions`: the service's position cache (seeds and tools read the store). */
-export async function openReaderStore(connection: Connection, caches: { positions?: UserPositionsCache } = {}): Promise<ReaderStore> {
+/** The value from `cache`, or loaded and kept when present and no invalidation came meanwhile. */
+async function readThroughCache<K, V>(cache: ReferenceCache<K, V> | undefined, key: K, load: () => Promise<V | null>): Promise<V | null> {
+  if (!cache) return load();
+  const cached = cache.peek(key);
+  if (cached !== undefined) return cached;
+  const generation = cache.snapshot();
+  const value = await load();
+  if (value !== null) cache.setIfCurrent(key, value, generation);
+  return value;
+}
+
+/** The service's caches (seeds and tools read the store). */
+export async function openReaderStore(connection: Connection, caches: { positions?: UserPositionsCache; manifests?: ManifestCache } = {}): Promise<ReaderStore> {
   const models = readerModels(connection);
   await ensureIndexes(connection);
   return {
-    manifests: new ManifestRepository(models.manifests, models.structures),
+    manifests: new ManifestRepository(models.manifests, models.structures, caches.manifests),
     sessions: new SessionRepository(connection, models.sessions, models.snapshots),
     settings: new UserSettingsRepository(models.settings),
     positions: new PositionRepository(models.positions, caches.positions),
