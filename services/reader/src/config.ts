@@ -1,7 +1,7 @@
 // Typed configuration of the reader service, parsed once at boot. Every other
 // module receives the parsed object; nothing else reads process.env.
 import { fileURLToPath } from 'node:url';
-import { env, loadConfig, serviceEnv } from '@folio/config';
+import { accountEraserEnv, env, loadConfig, serviceEnv } from '@folio/config';
 import { z } from 'zod';
 
 const address = (fallback: string) => z.string().min(1).default(fallback);
@@ -35,13 +35,13 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     /** A user's reading positions are kept in memory this long at most (dropped sooner by this replica's writes and every replica's positions.changed); 0: off. */
     POSITION_CACHE_TTL_MS: env.int(60_000).pipe(z.number().min(0)),
     POSITION_CACHE_MAX_USERS: env.int(50_000).pipe(z.number().min(100)),
+    /** Manifests are kept in memory this long at most (an ingest by another process, such as the seed, shows after it); 0: off. */
+    MANIFEST_CACHE_TTL_MS: env.int(60_000).pipe(z.number().min(0)),
     /** Topic exchange reader announces positions.changed on (cache invalidation between replicas). */
     EVENTS_EXCHANGE: env.string('reader.events'),
     /** Topic exchange commerce publishes access.changed to. */
     COMMERCE_EVENTS_EXCHANGE: env.string('commerce.events'),
 
-    /** Manifests are kept in memory this long at most (an ingest by another process, such as the seed, shows after it); 0: off. */
-    MANIFEST_CACHE_TTL_MS: env.int(60_000).pipe(z.number().min(0)),
     /** Encrypts reader-tokens and settings tokens (JWE dir + A256GCM): 32 bytes, base64. */
     READER_TOKEN_KEY: base64Key,
     READER_TOKEN_TTL_SECONDS: env.int(86_400).pipe(z.number().min(60)),
@@ -71,12 +71,8 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     /** A tenant's store address; `{domain}` and `{tenant_id}` are replaced (as catalog's). */
     STORE_URL_TEMPLATE: env.string('http://{domain}:8080'),
 
-    /** Identity's topic exchange, where account.deleted is published. */
-    IDENTITY_EVENTS_EXCHANGE: env.string('identity.events'),
-    /** Prefix of the consumer queue names: `<prefix>.account-eraser`. */
-    QUEUE_PREFIX: env.string('reader'),
-    CONSUMER_MAX_RETRIES: env.int(5).pipe(z.number().min(0)),
-    CONSUMER_RETRY_DELAY_MS: env.int(2_000).pipe(z.number().min(0)),
+    /** identity's exchange (account.deleted) and the eraser's queue and retries. */
+    ...accountEraserEnv('reader'),
 
     /** Seed script only: the demo dataset; defaults to <repo>/fixtures/demo-dataset.json. */
     FIXTURES_PATH: z.string().optional(),
