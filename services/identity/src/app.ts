@@ -9,6 +9,7 @@ import { identity } from '@folio/proto';
 import { RateLimiter } from '@folio/rate-limit';
 import { Redis } from 'ioredis';
 import type { IdentityConfig } from './config.js';
+import { deviceKeyAccounts } from './data/device-keys.js';
 import { IdentityReadCache, openIdentityStore } from './data/index.js';
 import { RefreshLocks } from './data/refresh-locks.js';
 import { SessionLiveness } from './data/session-liveness.js';
@@ -117,7 +118,7 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
     const help = new HelpDesk(store, tenants, events);
     const push = new PushRegistrations(store, tenants, events);
     const eraser = new AccountEraser(store, events, logger, sessions);
-    const deviceKeys = new DeviceKeys(store, limiter, logger);
+    const deviceKeys = new DeviceKeys(store.deviceKeys, deviceKeyAccounts(store.users, store.memberships), limiter, logger);
 
     const channel = (webhook: string | undefined, inbox: string): HelpChannel =>
       webhook ? new WebhookHelpChannel(webhook) : new EmailHelpChannel(mailer, inbox);

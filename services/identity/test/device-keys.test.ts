@@ -65,7 +65,7 @@ describe('device keys', () => {
     expect(Date.parse(listed!.lastUsedAt!)).toBeGreaterThan(Date.parse(listed!.createdAt) - 1);
   });
 
-  it('when the e-mail is another user\'s, the store not one of the user\'s, or the form wrong, then the key is refused', async () => {
+  it("when the e-mail is another user's, the store not one of the user's, or the form wrong, then the key is refused", async () => {
     const { key } = await t.client.createDeviceKey({ userId: ANA.id, label: 'refusals' });
     for (const request of [
       { secret: key, email: BRUNO.email },

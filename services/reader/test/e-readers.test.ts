@@ -58,16 +58,36 @@ describe('files for e-readers', () => {
 describe('KOReader progress', () => {
   it('when a known document is pushed, then the reading position moves to its chapter; a later API position is what a pull answers', async () => {
     const document = (await manifest(1001))!.document_hash as string;
-    const pushed = await sync.pushProgress({ tenantId: 1, userId: USERS.ana, document, progress: '/body/DocFragment[2]/body/p[1]', percentage: 0.5, device: 'Kobo', deviceId: 'k' });
+    const pushed = await sync.pushProgress({
+      tenantId: 1,
+      userId: USERS.ana,
+      document,
+      progress: '/body/DocFragment[2]/body/p[1]',
+      percentage: 0.5,
+      device: 'Kobo',
+      deviceId: 'k',
+    });
     expect(pushed.document).toBe(document);
     const position = await stack.db.collection('reading_positions').findOne({ _id: `${USERS.ana}:1:1001` as never });
     const spine = (await stack.db.collection('content_structures').findOne({ _id: '1:1001' as never }))!.epub.spine as { href: string }[];
     expect(position?.location).toMatchObject({ chapterHref: spine[1]!.href });
-    expect((await sync.pullProgress({ tenantId: 1, userId: USERS.ana, document })).progress).toMatchObject({ progress: '/body/DocFragment[2]/body/p[1]', device: 'Kobo' });
+    expect((await sync.pullProgress({ tenantId: 1, userId: USERS.ana, document })).progress).toMatchObject({
+      progress: '/body/DocFragment[2]/body/p[1]',
+      device: 'Kobo',
+    });
 
     // A position saved through the API afterwards (a later read_at) wins the pull.
-    await stack.client.saveLastLocation({ tenantId: 1, userId: USERS.ana, issueId: 1001, location: { epub: { chapterHref: spine[2]!.href, cfi: 'epubcfi(/6/6!/4/2)' } }, expected: undefined });
-    expect((await sync.pullProgress({ tenantId: 1, userId: USERS.ana, document })).progress).toMatchObject({ progress: '/body/DocFragment[3]/body', device: 'Folio' });
+    await stack.client.saveLastLocation({
+      tenantId: 1,
+      userId: USERS.ana,
+      issueId: 1001,
+      location: { epub: { chapterHref: spine[2]!.href, cfi: 'epubcfi(/6/6!/4/2)' } },
+      expected: undefined,
+    });
+    expect((await sync.pullProgress({ tenantId: 1, userId: USERS.ana, document })).progress).toMatchObject({
+      progress: '/body/DocFragment[3]/body',
+      device: 'Folio',
+    });
   });
 
   it('when an unknown document is pushed, then it is kept for that user only; a bad document is INVALID_ARGUMENT', async () => {
@@ -77,10 +97,12 @@ describe('KOReader progress', () => {
     expect((await sync.pullProgress({ tenantId: 1, userId: USERS.bruno, document })).progress).toMatchObject({ document, progress: '12', percentage: 0.3 });
     expect((await sync.pullProgress({ tenantId: 1, userId: USERS.ana, document })).progress).toBeUndefined();
     await expect(sync.pullProgress({ tenantId: 1, userId: USERS.bruno, document: 'no such/thing' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect(sync.pushProgress({ tenantId: 1, userId: USERS.bruno, document, progress: '1', percentage: 3, device: '', deviceId: '' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(
+      sync.pushProgress({ tenantId: 1, userId: USERS.bruno, document, progress: '1', percentage: 3, device: '', deviceId: '' }),
+    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
-  it('when account.deleted arrives, then the user\'s KOReader records are erased', async () => {
+  it("when account.deleted arrives, then the user's KOReader records are erased", async () => {
     const userId = USERS.elena;
     await sync.pushProgress({ tenantId: 6, userId, document: 'cd'.repeat(16), progress: '1', percentage: 0.1, device: 'd', deviceId: 'i' });
     expect(await stack.db.collection('kosync_progress').countDocuments({ user_id: userId })).toBe(1);

@@ -15,7 +15,13 @@ describe('device keys (running stack)', () => {
   it('when a key is created, then 201 shows it once and the list has it without the secret', async () => {
     const created = await api('POST', '/api/v2/user/device-keys', { token: me.access_token, body: { label: 'Kobo' } });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(String), label: 'Kobo', key: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/), created_at: expect.any(String), last_used_at: null });
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      label: 'Kobo',
+      key: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+      created_at: expect.any(String),
+      last_used_at: null,
+    });
 
     const listed = await api('GET', '/api/v2/user/device-keys', { token: me.access_token });
     expect(listed.status).toBe(200);

@@ -76,7 +76,10 @@ describe('KOReader progress sync (running stack)', () => {
   });
 
   it('when KOReader tries to register, then 402 with a message telling the user to create a device key', async () => {
-    const response = await api('POST', '/kosync/users/create', { headers: { host: NORTHWIND, accept: KOREADER }, body: { username: 'x@example.com', password: md5('x') } });
+    const response = await api('POST', '/kosync/users/create', {
+      headers: { host: NORTHWIND, accept: KOREADER },
+      body: { username: 'x@example.com', password: md5('x') },
+    });
     expect(response.status).toBe(402);
     expect(response.body.message).toMatch(/device key/);
   });
@@ -114,7 +117,11 @@ describe('KOReader progress sync (running stack)', () => {
     expect((await continueReading(pdfReader))[0]).toBe(1007);
     expect((await pull(pdfReader, document)).body).toMatchObject({ progress: '2', device: 'Kindle' });
 
-    const saved = await api('PUT', '/api/v2/reader/1007/last-location', { token: pdfReader.jwt.access_token, headers: v2(1), body: { lastLocation: { page: 1 } } });
+    const saved = await api('PUT', '/api/v2/reader/1007/last-location', {
+      token: pdfReader.jwt.access_token,
+      headers: v2(1),
+      body: { lastLocation: { page: 1 } },
+    });
     expect(saved.status).toBe(200);
     const pulled = await pull(pdfReader, document);
     expect(pulled.body).toMatchObject({ document, progress: '1', device: 'Folio' });

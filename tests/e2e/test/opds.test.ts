@@ -112,7 +112,7 @@ describe('OPDS catalogs (running stack)', () => {
       }
     });
 
-    it("when the key is used on a store the user has no account in, then 401; a JWT of a non-member is 403", async () => {
+    it('when the key is used on a store the user has no account in, then 401; a JWT of a non-member is 403', async () => {
       expect((await opds2('/opds/v2/catalog', basic('ana@example.com', anaKey), ATLANTICA)).status).toBe(401);
       expect((await opds2('/opds/v2/catalog', { authorization: `Bearer ${ana.access_token}` }, ATLANTICA)).status).toBe(403);
     });
@@ -136,15 +136,23 @@ describe('OPDS catalogs (running stack)', () => {
       const catalog = await feed2('/opds/v2/catalog', basic('ana@example.com', anaKey));
       const titles = catalog.navigation!.map((link) => link.title);
       expect(titles.slice(0, 2)).toEqual(['New issues', 'My shelf']);
-      expect(catalog.navigation!.map((link) => pathOf(link.href))).toEqual(expect.arrayContaining(['/opds/v2/publications', '/opds/v2/shelf', '/opds/v2/publications?collection=fiction']));
-      expect(catalog.links).toContainEqual(expect.objectContaining({ rel: 'search', templated: true, href: 'http://northwind.localhost:8080/opds/v2/search{?query}' }));
+      expect(catalog.navigation!.map((link) => pathOf(link.href))).toEqual(
+        expect.arrayContaining(['/opds/v2/publications', '/opds/v2/shelf', '/opds/v2/publications?collection=fiction']),
+      );
+      expect(catalog.links).toContainEqual(
+        expect.objectContaining({ rel: 'search', templated: true, href: 'http://northwind.localhost:8080/opds/v2/search{?query}' }),
+      );
     });
 
     it('when the publications are listed, then acquisition links follow access: open-access free, acquisition readable, buy with price', async () => {
       const publications = await allPublications(basic('ana@example.com', anaKey));
       const byId = new Map(publications.map((publication) => [idOf(publication), publication]));
       expect(acquisitionOf(byId.get(1003)!)).toMatchObject({ rel: REL.openAccess, type: 'application/audiobook+json' });
-      expect(acquisitionOf(byId.get(1001)!)).toMatchObject({ rel: REL.acquisition, type: 'application/epub+zip', href: 'http://northwind.localhost:8080/opds/download/1001' });
+      expect(acquisitionOf(byId.get(1001)!)).toMatchObject({
+        rel: REL.acquisition,
+        type: 'application/epub+zip',
+        href: 'http://northwind.localhost:8080/opds/download/1001',
+      });
       expect(acquisitionOf(byId.get(1002)!)).toMatchObject({
         rel: REL.buy,
         type: 'text/html',
@@ -172,7 +180,9 @@ describe('OPDS catalogs (running stack)', () => {
         headers: v2(1),
       });
       expect(storefront.status).toBe(200);
-      const readable = storefront.body.data.filter((issue: { can_be_read: boolean; type: string }) => issue.can_be_read && issue.type !== 'physical').map((issue: { id: number }) => issue.id);
+      const readable = storefront.body.data
+        .filter((issue: { can_be_read: boolean; type: string }) => issue.can_be_read && issue.type !== 'physical')
+        .map((issue: { id: number }) => issue.id);
       expect((shelf.publications ?? []).map(idOf).sort()).toEqual([...readable].sort());
       for (const publication of shelf.publications ?? []) expect(String(acquisitionOf(publication)!.rel)).not.toBe(REL.buy);
     });
@@ -220,7 +230,9 @@ describe('OPDS catalogs (running stack)', () => {
       expect(osd.namespaceURI).toBe('http://a9.com/-/spec/opensearch/1.1/');
       const template = children(osd, 'http://a9.com/-/spec/opensearch/1.1/', 'Url')[0]!.getAttribute('template')!;
       expect(template).toBe('http://northwind.localhost:8080/opds/v1.2/search?query={searchTerms}');
-      const results = await api('GET', pathOf(template.replace('{searchTerms}', 'harbor')), { headers: { host: NORTHWIND, ...basic('ana@example.com', anaKey) } });
+      const results = await api('GET', pathOf(template.replace('{searchTerms}', 'harbor')), {
+        headers: { host: NORTHWIND, ...basic('ana@example.com', anaKey) },
+      });
       expect(results.status).toBe(200);
       expect(children(atom(results.text), ATOM, 'entry').length).toBeGreaterThan(0);
     });

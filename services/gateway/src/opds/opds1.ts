@@ -106,7 +106,11 @@ export function opds1Feed(storeUrl: string, feed: Feed): string {
     (entry) =>
       `<entry><title>${xmlText(entry.title)}</title><id>${xmlText(href(entry.destination))}</id><updated>${updated}</updated>` +
       (entry.summary ? `<content type="text">${xmlText(entry.summary)}</content>` : '') +
-      link({ rel: 'subsection', href: href(entry.destination), type: entry.leadsTo === 'publications' ? MEDIA_TYPE.atomAcquisition : MEDIA_TYPE.atomNavigation }) +
+      link({
+        rel: 'subsection',
+        href: href(entry.destination),
+        type: entry.leadsTo === 'publications' ? MEDIA_TYPE.atomAcquisition : MEDIA_TYPE.atomNavigation,
+      }) +
       '</entry>',
   );
   const totals =

@@ -68,7 +68,7 @@ export const deviceKeyRoutes = [
     summary: 'Delete a device key: apps using it are refused from the next request on',
     params: z.object({ id: z.string().min(1).max(64).meta({ description: 'The `id` of the key' }) }),
     responses: { 204: { description: 'Deleted; empty body' } },
-    errors: { 404: 'No such key among the user\'s keys' },
+    errors: { 404: "No such key among the user's keys" },
     handler: async ({ params, user, services }) => {
       await services.identity.deleteDeviceKey({ userId: user.id, id: params.id });
       return { status: 204 };

@@ -18,7 +18,8 @@ function kosyncReply(req: Request, status: number, body: unknown): Reply {
 }
 
 /** The kosync server's own refusal body (code 2001). */
-const unauthorized = (req: Request) => kosyncReply(req, 401, { code: 2001, message: 'Unauthorized: log in with your e-mail and a device key created in the app.' });
+const unauthorized = (req: Request) =>
+  kosyncReply(req, 401, { code: 2001, message: 'Unauthorized: log in with your e-mail and a device key created in the app.' });
 
 type KosyncUser = { id: number } | Reply;
 
@@ -81,10 +82,13 @@ export const kosyncRoutes = [
     summary: 'KOReader progress push',
     description:
       `${authHeaders} A document that is the KOReader hash of an issue of this store also moves the user's reading position ` +
-      "(continue reading), unless a later position is stored; any other document is kept for the user as it is.",
+      '(continue reading), unless a later position is stored; any other document is kept for the user as it is.',
     body: z.object({
       document,
-      progress: z.union([z.string().max(4096), z.number()]).transform(String).meta({ description: 'KOReader position: xpointer or page' }),
+      progress: z
+        .union([z.string().max(4096), z.number()])
+        .transform(String)
+        .meta({ description: 'KOReader position: xpointer or page' }),
       percentage: z.number().min(0).max(1),
       device: z.string().max(256).default(''),
       device_id: z.string().max(256).default(''),

@@ -42,7 +42,11 @@ function xmlReply(status: number, contentType: string, xml: string, headers: Rec
 }
 
 /** The 401 of each version; a Bearer token of a non-member is a 403 instead (signing in again would not help). */
-export function refusal(version: Version, ctx: Pick<RouteContext<unknown, unknown, unknown>, 'req' | 'tenant'>, refused: 'missing' | 'invalid' | 'not-a-member'): Reply {
+export function refusal(
+  version: Version,
+  ctx: Pick<RouteContext<unknown, unknown, unknown>, 'req' | 'tenant'>,
+  refused: 'missing' | 'invalid' | 'not-a-member',
+): Reply {
   if (refused === 'not-a-member') throw new DomainError('PERMISSION_DENIED', 'You have no account in this store.');
   const challenge = { 'WWW-Authenticate': `Basic realm="${ctx.tenant.domain}", charset="UTF-8"` };
   if (version === 'v1.2') {
@@ -69,7 +73,7 @@ const collection = z
   .string()
   .regex(/^[a-z0-9][a-z0-9_-]{0,99}$/, 'The collection must be a collection slug.')
   .optional()
-  .meta({ description: 'A collection slug (from the catalog\'s navigation); absent: every issue, newest first' });
+  .meta({ description: "A collection slug (from the catalog's navigation); absent: every issue, newest first" });
 const searchQuery = z.string().meta({ description: '2-128 characters' });
 const cursor = z.string().max(512).optional().meta({ description: 'Opaque: from the `next` / `previous` link' });
 
@@ -103,7 +107,11 @@ function feedRoute<Q extends z.ZodObject<z.ZodRawShape>>(
         ? { description: 'Not signed in: how to sign in (and a Basic challenge)', contentType: MEDIA_TYPE.opdsAuthentication, schema: OpdsAuthentication }
         : { description: 'Not signed in: a `WWW-Authenticate: Basic` challenge and `{"message"}`', schema: ErrorBody },
     },
-    errors: { 403: 'A Bearer token of a user without an account in this store', 429: 'Too many failed sign-ins from this IP or for this e-mail', ...spec.errors },
+    errors: {
+      403: 'A Bearer token of a user without an account in this store',
+      429: 'Too many failed sign-ins from this IP or for this e-mail',
+      ...spec.errors,
+    },
     handler: async (ctx) => {
       const scope = await signedIn(version, ctx as never);
       if (!('storeUrl' in scope)) return scope;
@@ -114,8 +122,10 @@ function feedRoute<Q extends z.ZodObject<z.ZodRawShape>>(
 
 function catalogRoutes(version: Version) {
   return [
-    feedRoute(version, { path: 'catalog', summary: `OPDS ${version === 'v2' ? '2.0' : '1.2'}: the store's start feed (new issues, shelf, collections, search)` }, (scope) =>
-      navigationFeed(scope),
+    feedRoute(
+      version,
+      { path: 'catalog', summary: `OPDS ${version === 'v2' ? '2.0' : '1.2'}: the store's start feed (new issues, shelf, collections, search)` },
+      (scope) => navigationFeed(scope),
     ),
     feedRoute(
       version,
@@ -165,7 +175,12 @@ function audiobookManifest(selfHref: string, file: { title: string; files: { url
     '@context': 'https://readium.org/webpub-manifest/context.jsonld',
     metadata: { '@type': 'http://schema.org/Audiobook', title: file.title, ...(duration > 0 && { duration }) },
     links: [{ rel: 'self', href: selfHref, type: MEDIA_TYPE.audiobook }],
-    readingOrder: file.files.map((track) => ({ href: track.url, type: track.mediaType, title: track.title, ...(track.duration > 0 && { duration: track.duration }) })),
+    readingOrder: file.files.map((track) => ({
+      href: track.url,
+      type: track.mediaType,
+      title: track.title,
+      ...(track.duration > 0 && { duration: track.duration }),
+    })),
   };
 }
 
@@ -176,7 +191,7 @@ export const opdsRoutes = [
     method: 'get',
     path: '/opds/v2/authentication',
     tag: 'OPDS',
-    summary: 'Authentication for OPDS 1.0: how to sign in to this store\'s catalogs',
+    summary: "Authentication for OPDS 1.0: how to sign in to this store's catalogs",
     auth: 'none',
     tenant: 'store',
     responses: { 200: { description: 'HTTP Basic with e-mail and device key', contentType: MEDIA_TYPE.opdsAuthentication, schema: OpdsAuthentication } },
@@ -202,7 +217,7 @@ export const opdsRoutes = [
     tag: 'OPDS',
     summary: 'Download an issue from an OPDS acquisition link',
     description:
-      'EPUB and PDF: 302 to the signed file (the same file a reader session serves; the URL expires like the download record\'s). ' +
+      "EPUB and PDF: 302 to the signed file (the same file a reader session serves; the URL expires like the download record's). " +
       'Audiobook: a Readium audiobook manifest of the signed tracks. Same sign-in as the catalogs.',
     auth: 'device-key',
     tenant: 'store',
@@ -212,7 +227,12 @@ export const opdsRoutes = [
       200: { description: 'Audiobook: Readium audiobook manifest', contentType: MEDIA_TYPE.audiobook, schema: OpdsDocument },
       401: { description: 'Not signed in: how to sign in (and a Basic challenge)', contentType: MEDIA_TYPE.opdsAuthentication, schema: OpdsAuthentication },
     },
-    errors: { 403: 'No access to the issue, or no account in this store', 404: 'Unknown issue', 422: 'Nothing to download (physical issue)', 429: 'Too many failed sign-ins' },
+    errors: {
+      403: 'No access to the issue, or no account in this store',
+      404: 'Unknown issue',
+      422: 'Nothing to download (physical issue)',
+      429: 'Too many failed sign-ins',
+    },
     handler: async (ctx) => {
       const scope = await signedIn('v2', ctx as never);
       if (!('storeUrl' in scope)) return scope;

@@ -85,7 +85,13 @@ export function createUpstreams(config: GatewayConfig, logger?: Logger): Upstrea
     catalog: createUpstream('catalog', catalog.CatalogServiceClient, config.CATALOG_ADDR, settings, logger),
     commerce: createUpstream('commerce', commerce.CommerceServiceClient, config.COMMERCE_ADDR, settings, logger),
     reader: readerUpstream,
-    readerSync: createUpstream('reader', readerSync.ReaderSyncServiceClient, config.READER_ADDR, { ...settings, sharedBreaker: readerUpstream.breaker }, logger),
+    readerSync: createUpstream(
+      'reader',
+      readerSync.ReaderSyncServiceClient,
+      config.READER_ADDR,
+      { ...settings, sharedBreaker: readerUpstream.breaker },
+      logger,
+    ),
     notes: createUpstream('notes', notes.NotesServiceClient, config.NOTES_ADDR, settings, logger),
     integrations: createUpstream(
       'integrations',

@@ -13,9 +13,41 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DomainError, notFound, tooManyRequests, unauthenticated, unavailable } from '@folio/errors';
 import type { Logger } from '@folio/logger';
 import type { RateLimiter, RateRule } from '@folio/rate-limit';
-import type { DeviceKeyDoc, IdentityStore } from '../data/index.js';
 import { invalidFields } from './errors.js';
 import { normalizeEmail } from './users.js';
+
+/** A stored device key: digests only, never the key. */
+export interface DeviceKeyRecord {
+  /** SHA-256 of the key (hex): the lookup of HTTP Basic. */
+  digest: string;
+  /** SHA-256 of the key's MD5 hex: the lookup of KOReader's x-auth-key. */
+  md5Digest: string;
+  /** The public id the API lists and deletes by. */
+  id: string;
+  userId: number;
+  label: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** Where device keys are kept (data/device-keys.ts): each lookup one `_id` or unique-index read. */
+export interface DeviceKeyStore {
+  insert(record: DeviceKeyRecord): Promise<void>;
+  findByDigest(digest: string): Promise<DeviceKeyRecord | null>;
+  findByMd5Digest(md5Digest: string): Promise<DeviceKeyRecord | null>;
+  /** Newest first. */
+  listOf(userId: number): Promise<DeviceKeyRecord[]>;
+  countOf(userId: number): Promise<number>;
+  /** False when the id is unknown or another user's. */
+  deleteOf(userId: number, id: string): Promise<boolean>;
+  touch(digest: string, at: Date): Promise<void>;
+}
+
+/** The accounts a key can sign in: the user and the stores they have an account in. */
+export interface DeviceKeyAccounts {
+  user(userId: number): Promise<{ id: number; email: string; admin: boolean } | null>;
+  isMember(userId: number, tenantId: number): Promise<boolean>;
+}
 
 export const DEVICE_KEY_RULES = {
   failuresPerIp: { name: 'device-key-fail-ip', limit: 20, windowSeconds: 60 },
@@ -49,11 +81,12 @@ export interface VerifiedDeviceKey {
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 const md5 = (value: string) => createHash('md5').update(value, 'utf8').digest('hex');
 
-const viewOf = (doc: DeviceKeyDoc): DeviceKeyView => ({ id: doc.key_id, label: doc.label, createdAt: doc.created_at, lastUsedAt: doc.last_used_at ?? null });
+const viewOf = (record: DeviceKeyRecord): DeviceKeyView => ({ id: record.id, label: record.label, createdAt: record.createdAt, lastUsedAt: record.lastUsedAt });
 
 export class DeviceKeys {
   constructor(
-    private readonly store: IdentityStore,
+    private readonly keys: DeviceKeyStore,
+    private readonly accounts: DeviceKeyAccounts,
     private readonly limiter: RateLimiter,
     private readonly logger: Logger,
   ) {}
@@ -63,31 +96,33 @@ export class DeviceKeys {
     if (!label) throw invalidFields({ label: ['The label field is required.'] });
     if ([...label].length > LABEL_MAX) throw invalidFields({ label: [`The label may not be greater than ${LABEL_MAX} characters.`] });
     if (/\p{Cc}/u.test(label)) throw invalidFields({ label: ['The label may not contain control characters.'] });
-    if (!(await this.store.users.findById(request.userId))) throw unauthenticated('The given data was invalid.');
-    if ((await this.store.deviceKeys.countOf(request.userId)) >= MAX_KEYS_PER_USER) {
-      throw new DomainError('FAILED_PRECONDITION', `You already have ${MAX_KEYS_PER_USER} device keys: delete one you no longer use first.`, { httpStatus: 409 });
+    if (!(await this.accounts.user(request.userId))) throw unauthenticated('The given data was invalid.');
+    if ((await this.keys.countOf(request.userId)) >= MAX_KEYS_PER_USER) {
+      throw new DomainError('FAILED_PRECONDITION', `You already have ${MAX_KEYS_PER_USER} device keys: delete one you no longer use first.`, {
+        httpStatus: 409,
+      });
     }
     const key = randomBytes(24).toString('base64url');
-    const doc: DeviceKeyDoc = {
-      _id: sha256(key),
-      md5_digest: sha256(md5(key)),
-      key_id: randomBytes(12).toString('base64url'),
-      user_id: request.userId,
+    const record: DeviceKeyRecord = {
+      digest: sha256(key),
+      md5Digest: sha256(md5(key)),
+      id: randomBytes(12).toString('base64url'),
+      userId: request.userId,
       label,
-      created_at: new Date(),
-      last_used_at: null,
+      createdAt: new Date(),
+      lastUsedAt: null,
     };
-    await this.store.deviceKeys.insert(doc);
-    return { view: viewOf(doc), key };
+    await this.keys.insert(record);
+    return { view: viewOf(record), key };
   }
 
   async list(userId: number): Promise<DeviceKeyView[]> {
-    return (await this.store.deviceKeys.listOf(userId)).map(viewOf);
+    return (await this.keys.listOf(userId)).map(viewOf);
   }
 
   async delete(request: { userId: number; id: string }): Promise<void> {
     const id = (request.id ?? '').trim();
-    if (!id || !(await this.store.deviceKeys.deleteOf(request.userId, id))) throw notFound('No such device key.');
+    if (!id || !(await this.keys.deleteOf(request.userId, id))) throw notFound('No such device key.');
   }
 
   async verify(request: { email: string; tenantId: number; secret: string; form: SecretForm; clientIp: string }): Promise<VerifiedDeviceKey> {
@@ -101,28 +136,25 @@ export class DeviceKeys {
       await this.countFailure(limits);
       throw unauthenticated(KEY_REFUSED);
     }
-    const { doc, user } = found;
+    const { record, user } = found;
     const now = Date.now();
-    if (!doc.last_used_at || now - doc.last_used_at.getTime() >= TOUCH_INTERVAL_MS) {
+    if (!record.lastUsedAt || now - record.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
       // Best effort: a failed write must not refuse a good key.
-      await this.store.deviceKeys.touch(doc._id, new Date(now)).catch((error: unknown) => this.logger.warn({ err: error }, 'device key last_used_at not written'));
+      await this.keys.touch(record.digest, new Date(now)).catch((error: unknown) => this.logger.warn({ err: error }, 'device key last_used_at not written'));
     }
-    return { userId: user._id, email: user.email, admin: user.admin, keyId: doc.key_id };
+    return { userId: user.id, email: user.email, admin: user.admin, keyId: record.id };
   }
 
   private async lookUp(email: string, request: { tenantId: number; secret: string; form: SecretForm }) {
     const secret = (request.secret ?? '').trim();
     if (!email || !secret || secret.length > 256 || !(request.tenantId > 0)) return null;
-    const doc =
-      request.form === 'kosync-md5'
-        ? await this.store.deviceKeys.findByMd5Digest(sha256(secret.toLowerCase()))
-        : await this.store.deviceKeys.findByDigest(sha256(secret));
-    if (!doc) return null;
-    const user = await this.store.users.findById(doc.user_id);
+    const record = request.form === 'kosync-md5' ? await this.keys.findByMd5Digest(sha256(secret.toLowerCase())) : await this.keys.findByDigest(sha256(secret));
+    if (!record) return null;
+    const user = await this.accounts.user(record.userId);
     // A key of another user, or of an erased account whose key outlived it, is refused alike.
     if (!user || user.email !== email) return null;
-    if (!(await this.store.memberships.has(user._id, request.tenantId))) return null;
-    return { doc, user };
+    if (!(await this.accounts.isMember(user.id, request.tenantId))) return null;
+    return { record, user };
   }
 
   private async refuseWhenOverLimit(limits: [RateRule, string][]): Promise<void> {

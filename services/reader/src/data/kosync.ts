@@ -4,6 +4,7 @@
 // string (an xpointer or a page) is what it needs to jump back.
 import { isDuplicateKeyError, modelOn, type Connection } from '@folio/mongo';
 import { Schema, type Model } from 'mongoose';
+import type { KosyncRecord, KosyncStore } from '../domain/kosync.js';
 import type { ManifestDoc } from './schemas.js';
 
 export interface KosyncProgressDoc {
@@ -19,7 +20,18 @@ export interface KosyncProgressDoc {
   timestamp: Date;
 }
 
-export class KosyncRepository {
+const toRecord = (doc: KosyncProgressDoc): KosyncRecord => ({
+  userId: doc.user_id,
+  tenantId: doc.tenant_id,
+  document: doc.document,
+  progress: doc.progress,
+  percentage: doc.percentage,
+  device: doc.device,
+  deviceId: doc.device_id,
+  timestamp: doc.timestamp,
+});
+
+export class KosyncRepository implements KosyncStore {
   private readonly progress: Model<KosyncProgressDoc>;
   private readonly manifests: Model<Pick<ManifestDoc, '_id' | 'tenant_id' | 'issue_id' | 'document_hash'>>;
 
@@ -39,12 +51,27 @@ export class KosyncRepository {
     await this.progress.createIndexes();
   }
 
-  async find(userId: number, document: string): Promise<KosyncProgressDoc | null> {
-    return this.progress.findOne({ _id: KosyncRepository.idOf(userId, document) }).lean<KosyncProgressDoc>().exec();
+  async find(userId: number, document: string): Promise<KosyncRecord | null> {
+    const doc = await this.progress
+      .findOne({ _id: KosyncRepository.idOf(userId, document) })
+      .lean<KosyncProgressDoc>()
+      .exec();
+    return doc ? toRecord(doc) : null;
   }
 
   /** Writes the record unless a later one is stored (newest timestamp wins). False when refused. */
-  async saveIfNewer(doc: KosyncProgressDoc): Promise<boolean> {
+  async saveIfNewer(record: KosyncRecord): Promise<boolean> {
+    const doc: KosyncProgressDoc = {
+      _id: KosyncRepository.idOf(record.userId, record.document),
+      user_id: record.userId,
+      tenant_id: record.tenantId,
+      document: record.document,
+      progress: record.progress,
+      percentage: record.percentage,
+      device: record.device,
+      device_id: record.deviceId,
+      timestamp: record.timestamp,
+    };
     const filter = { _id: doc._id, timestamp: { $lte: doc.timestamp } };
     try {
       const result = await this.progress.replaceOne(filter, doc, { upsert: true }).exec();

@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import type { ManifestDoc } from '../data/schemas.js';
 import { locationOfProgress, progressOfLocation } from './kosync.js';
 
-const base = { _id: '1:1', tenant_id: 1, issue_id: 1, title: 't', lang: null, cover_key: '', thumbnail_key: '', source_hash: null, text_index_key: null, sections: 0, ingested_at: new Date() };
+const base = {
+  _id: '1:1',
+  tenant_id: 1,
+  issue_id: 1,
+  title: 't',
+  lang: null,
+  cover_key: '',
+  thumbnail_key: '',
+  source_hash: null,
+  text_index_key: null,
+  sections: 0,
+  ingested_at: new Date(),
+};
 const epub = {
   ...base,
   type: 'epub',
@@ -20,10 +32,16 @@ const epub = {
   pdf: null,
   audio: null,
 } as ManifestDoc;
-const pdf = { ...base, type: 'pdf', epub: null, audio: null, pdf: { pages: Array.from({ length: 10 }, (_, i) => ({ key: `p${i}`, width: 1, height: 1, words: 1 })), toc: [] } } as ManifestDoc;
+const pdf = {
+  ...base,
+  type: 'pdf',
+  epub: null,
+  audio: null,
+  pdf: { pages: Array.from({ length: 10 }, (_, i) => ({ key: `p${i}`, width: 1, height: 1, words: 1 })), toc: [] },
+} as ManifestDoc;
 
 describe('KOReader progress <-> reading positions', () => {
-  it("when KOReader sends an EPUB xpointer, then its DocFragment names the chapter (1-based, clamped)", () => {
+  it('when KOReader sends an EPUB xpointer, then its DocFragment names the chapter (1-based, clamped)', () => {
     expect(locationOfProgress(epub, '/body/DocFragment[2]/body/p[3]/text().17', 0.9)).toEqual({ chapterHref: 'c2.xhtml', cfi: 'epubcfi(/6/4!/4/2)' });
     expect(locationOfProgress(epub, '/body/DocFragment[40]/body', 0.1)).toMatchObject({ chapterHref: 'c3.xhtml' });
   });
@@ -43,7 +61,10 @@ describe('KOReader progress <-> reading positions', () => {
   });
 
   it('when a position is given back to KOReader, then as an xpointer of the chapter or the page, with the share before it', () => {
-    expect(progressOfLocation(epub, { chapterHref: 'c3.xhtml#x', cfi: 'epubcfi(/6/6!/4/2)' })).toEqual({ progress: '/body/DocFragment[3]/body', percentage: 0.4 });
+    expect(progressOfLocation(epub, { chapterHref: 'c3.xhtml#x', cfi: 'epubcfi(/6/6!/4/2)' })).toEqual({
+      progress: '/body/DocFragment[3]/body',
+      percentage: 0.4,
+    });
     expect(progressOfLocation(pdf, { page: 5 })).toEqual({ progress: '5', percentage: 0.5 });
     expect(progressOfLocation(epub, { page: 5 })).toBeNull();
   });

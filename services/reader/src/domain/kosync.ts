@@ -10,11 +10,42 @@
 // replaces a newer one.
 import { invalidArgument } from '@folio/errors';
 import type { Logger } from '@folio/logger';
-import type { KosyncProgressDoc } from '../data/kosync.js';
-import { KosyncRepository } from '../data/kosync.js';
-import type { PositionRepository, ManifestRepository } from '../data/repositories.js';
-import type { ManifestDoc } from '../data/schemas.js';
 import { storedLocation, type LastLocation, type ReadingPositions } from './positions.js';
+
+/** KOReader's record of a user's progress in a document, as the protocol keeps it. */
+export interface KosyncRecord {
+  userId: number;
+  /** The store the push came to. */
+  tenantId: number;
+  document: string;
+  progress: string;
+  percentage: number;
+  device: string;
+  deviceId: string;
+  timestamp: Date;
+}
+
+/** Where KOReader records are kept and documents are matched to issues (data/kosync.ts). */
+export interface KosyncStore {
+  find(userId: number, document: string): Promise<KosyncRecord | null>;
+  /** Writes the record unless a later one is stored (newest timestamp wins); false when refused. */
+  saveIfNewer(record: KosyncRecord): Promise<boolean>;
+  /** The issue of the store whose downloadable file has this KOReader hash. */
+  issueOf(tenantId: number, documentHash: string): Promise<number | null>;
+  deleteAllOf(userId: number): Promise<number>;
+}
+
+/** What the mapping needs of an issue's structure (a manifest's chapters or pages). */
+export interface IssueStructure {
+  epub: { spine: { href: string; words: number }[] } | null;
+  pdf: { pages: unknown[] } | null;
+}
+
+/** The reading position reader stores for a user and issue (as much as KOReader needs of it). */
+export interface StoredPosition {
+  location: Record<string, unknown>;
+  read_at: Date;
+}
 
 export interface KosyncProgressView {
   document: string;
@@ -35,7 +66,7 @@ const XPOINTER_CHAPTER = /^\/body\/DocFragment\[(\d{1,6})\]/;
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** The chapter (0-based) at a share of the book, by words. */
-function chapterAt(manifest: ManifestDoc, percentage: number): number {
+function chapterAt(manifest: IssueStructure, percentage: number): number {
   const spine = manifest.epub!.spine;
   const total = spine.reduce((sum, chapter) => sum + chapter.words, 0);
   if (total <= 0) return Math.min(spine.length - 1, Math.floor(percentage * spine.length));
@@ -48,7 +79,7 @@ function chapterAt(manifest: ManifestDoc, percentage: number): number {
 }
 
 /** KOReader's progress of an issue as our last location; null when it cannot be placed. */
-export function locationOfProgress(manifest: ManifestDoc, progress: string, percentage: number): LastLocation | null {
+export function locationOfProgress(manifest: IssueStructure, progress: string, percentage: number): LastLocation | null {
   if (manifest.epub && manifest.epub.spine.length > 0) {
     const spine = manifest.epub.spine;
     const fragment = XPOINTER_CHAPTER.exec(progress);
@@ -65,7 +96,7 @@ export function locationOfProgress(manifest: ManifestDoc, progress: string, perc
 }
 
 /** Our last location as KOReader progress (an xpointer of the chapter, or the page) and a share of the book. */
-export function progressOfLocation(manifest: ManifestDoc, location: LastLocation): { progress: string; percentage: number } | null {
+export function progressOfLocation(manifest: IssueStructure, location: LastLocation): { progress: string; percentage: number } | null {
   if (manifest.epub && 'chapterHref' in location) {
     const spine = manifest.epub.spine;
     const index = spine.findIndex((chapter) => chapter.href === location.chapterHref.split('#')[0]);
@@ -83,9 +114,9 @@ export function progressOfLocation(manifest: ManifestDoc, location: LastLocation
 export class KosyncProgress {
   constructor(
     private readonly deps: {
-      kosync: KosyncRepository;
-      manifests: Pick<ManifestRepository, 'find'>;
-      positions: Pick<PositionRepository, 'find'>;
+      kosync: KosyncStore;
+      manifests: { find(tenantId: number, issueId: number): Promise<IssueStructure | null> };
+      positions: { find(userId: number, tenantId: number, issueId: number): Promise<StoredPosition | null> };
       readingPositions: Pick<ReadingPositions, 'save'>;
       logger: Logger;
     },
@@ -103,21 +134,21 @@ export class KosyncProgress {
     const document = validDocument(input.document);
     const errors: Record<string, string[]> = {};
     if (typeof input.progress !== 'string' || input.progress.length > 4096) errors.progress = ['The progress must be a string of at most 4096 characters.'];
-    if (!Number.isFinite(input.percentage) || input.percentage < 0 || input.percentage > 1) errors.percentage = ['The percentage must be a number between 0 and 1.'];
+    if (!Number.isFinite(input.percentage) || input.percentage < 0 || input.percentage > 1)
+      errors.percentage = ['The percentage must be a number between 0 and 1.'];
     if ((input.device ?? '').length > 256) errors.device = ['The device may not be greater than 256 characters.'];
     if ((input.deviceId ?? '').length > 256) errors.device_id = ['The device_id may not be greater than 256 characters.'];
     if (Object.keys(errors).length) throw invalidArgument('The given data was invalid.', errors);
 
     const now = new Date();
-    const record: KosyncProgressDoc = {
-      _id: KosyncRepository.idOf(input.userId, document),
-      user_id: input.userId,
-      tenant_id: input.tenantId,
+    const record: KosyncRecord = {
+      userId: input.userId,
+      tenantId: input.tenantId,
       document,
       progress: input.progress,
       percentage: input.percentage,
       device: input.device ?? '',
-      device_id: input.deviceId ?? '',
+      deviceId: input.deviceId ?? '',
       timestamp: now,
     };
     if (!(await this.deps.kosync.saveIfNewer(record))) {
@@ -151,7 +182,7 @@ export class KosyncProgress {
           progress: record.progress,
           percentage: record.percentage,
           device: record.device,
-          deviceId: record.device_id,
+          deviceId: record.deviceId,
           timestamp: seconds(record.timestamp),
         }
       : null;
@@ -175,6 +206,7 @@ export class KosyncProgress {
 
 function validDocument(document: string): string {
   const value = (document ?? '').trim();
-  if (!DOCUMENT.test(value)) throw invalidArgument('The given data was invalid.', { document: ['The document must be 1-128 letters, digits, - or _ (KOReader sends an MD5 hex).'] });
+  if (!DOCUMENT.test(value))
+    throw invalidArgument('The given data was invalid.', { document: ['The document must be 1-128 letters, digits, - or _ (KOReader sends an MD5 hex).'] });
   return value.toLowerCase();
 }

@@ -4,9 +4,17 @@
 // user's grant). Only for an issue the user can read.
 import { extname } from 'node:path';
 import { failedPrecondition, notFound, permissionDenied } from '@folio/errors';
-import type { ManifestRepository } from '../data/repositories.js';
 import type { MediaUrls } from '../media/signing.js';
 import type { Peers } from './ports.js';
+
+/** What a download needs of an issue's manifest: its type and the storage keys of its files. */
+export interface DownloadableManifest {
+  type: string;
+  title: string;
+  epub: { file_key: string; size: number } | null;
+  pdf: { file_key?: string | undefined; size?: number | undefined } | null;
+  audio: { tracks: { title: string; key: string; duration: number; size: number }[] } | null;
+}
 
 export interface PublicationFileView {
   url: string;
@@ -17,12 +25,19 @@ export interface PublicationFileView {
   duration: number;
 }
 
-const AUDIO_TYPES: Record<string, string> = { '.mp3': 'audio/mpeg', '.m4a': 'audio/mp4', '.m4b': 'audio/mp4', '.ogg': 'audio/ogg', '.opus': 'audio/ogg', '.wav': 'audio/wav' };
+const AUDIO_TYPES: Record<string, string> = {
+  '.mp3': 'audio/mpeg',
+  '.m4a': 'audio/mp4',
+  '.m4b': 'audio/mp4',
+  '.ogg': 'audio/ogg',
+  '.opus': 'audio/ogg',
+  '.wav': 'audio/wav',
+};
 
 export class PublicationFiles {
   constructor(
     private readonly deps: {
-      manifests: Pick<ManifestRepository, 'find'>;
+      manifests: { find(tenantId: number, issueId: number): Promise<DownloadableManifest | null> };
       peers: Pick<Peers, 'access'>;
       urls: Pick<MediaUrls, 'signed'>;
     },
@@ -36,8 +51,15 @@ export class PublicationFiles {
     if (!access.canRead) throw permissionDenied('You do not have access to this issue.');
     const sign = (key: string) => this.deps.urls.signed(key, { notAfter: access.expiresAt });
 
-    const document = (key: string, mediaType: string, size: number): PublicationFileView => ({ url: sign(key), mediaType, size, title: manifest.title, duration: 0 });
-    if (manifest.epub) return { contentType: 'epub', title: manifest.title, files: [document(manifest.epub.file_key, 'application/epub+zip', manifest.epub.size)] };
+    const document = (key: string, mediaType: string, size: number): PublicationFileView => ({
+      url: sign(key),
+      mediaType,
+      size,
+      title: manifest.title,
+      duration: 0,
+    });
+    if (manifest.epub)
+      return { contentType: 'epub', title: manifest.title, files: [document(manifest.epub.file_key, 'application/epub+zip', manifest.epub.size)] };
     if (manifest.pdf) {
       if (!manifest.pdf.file_key) throw failedPrecondition('This PDF is served as page images only until it is ingested again.', 422);
       return { contentType: 'pdf', title: manifest.title, files: [document(manifest.pdf.file_key, 'application/pdf', manifest.pdf.size ?? 0)] };
