@@ -36,7 +36,7 @@ describe('cached reading positions on two replicas', () => {
 
   const shelf = async (client: ReaderClient) =>
     (await client.listContinueReading({ userId: USERS.ana, tenantIds: [1], page: 1, perPage: 6 })).positions.map((position) => position.issueId);
-  const save = (client: ReaderClient, issueId: number, location: reader.LastLocation) => client.saveLastLocation({ tenantId: 1, userId: USERS.ana, issueId, location });
+  const save = (client: ReaderClient, issueId: number, location: reader.LastLocation) => client.saveLastLocation({ tenantId: 1, userId: USERS.ana, issueId, location, expected: undefined });
 
   it('when a position is saved through one replica, then both replicas list it on their next read', async () => {
     expect(await shelf(stack.client)).toEqual([]);

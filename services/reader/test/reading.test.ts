@@ -42,11 +42,14 @@ const save = (userId: number, tenantId: number, issueId: number, location: Locat
 const open = async (userId: number, issueId: number, tenantId = 1, preview = false) =>
   (await stack.client.createReaderSession({ tenantId, userId, issueId, preview })).readerToken;
 
-const searchV2 = (readerToken: string, search: string, tenantId = 1) =>
-  stack.client.searchIssueText({ readerToken, expectedTenantId: tenantId, search, api: reader.SearchApi.SEARCH_API_V2 });
+/** The session of a reader-token, verified for the tenant as the gateway does before it searches. */
+const sessionOf = async (readerToken: string, tenantId: number) => (await stack.client.verifyReaderToken({ readerToken, expectedTenantId: tenantId })).context;
 
-const searchV1 = (readerToken: string, search: string, issueId: number, tenantId = 1) =>
-  stack.client.searchIssueText({ readerToken, expectedTenantId: tenantId, search, api: reader.SearchApi.SEARCH_API_V1, issueId });
+const searchV2 = async (readerToken: string, search: string, tenantId = 1) =>
+  stack.client.searchIssueText({ session: await sessionOf(readerToken, tenantId), search, api: reader.SearchApi.SEARCH_API_V2 });
+
+const searchV1 = async (readerToken: string, search: string, issueId: number, tenantId = 1) =>
+  stack.client.searchIssueText({ session: await sessionOf(readerToken, tenantId), search, api: reader.SearchApi.SEARCH_API_V1, issueId });
 
 describe('last location', () => {
   it('when a valid position is saved for each content type, then the same object comes back', async () => {

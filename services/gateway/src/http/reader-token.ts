@@ -20,5 +20,13 @@ export async function verifyReaderToken(
   const { context } = await services.reader.verifyReaderToken({ readerToken, expectedTenantId });
   if (!context || context.tenantId !== expectedTenantId) throw permissionDenied(TOKEN_REFUSED);
   if (jwtUserId !== undefined && context.userId !== jwtUserId) throw permissionDenied(TOKEN_REFUSED);
-  return { tenantId: context.tenantId, userId: context.userId, issueId: context.issueId, preview: context.preview, readerToken };
+  return {
+    sessionId: context.sessionId,
+    tenantId: context.tenantId,
+    userId: context.userId,
+    issueId: context.issueId,
+    preview: context.preview,
+    previewLimit: context.previewLimit,
+    readerToken,
+  };
 }

@@ -60,11 +60,15 @@ export type Tenant = identity.Tenant;
 
 /** The reader session a verified reader-token stands for (http/reader-token.ts). */
 export interface ReaderScope {
+  /** The internal session id (decimal string), as VerifyReaderToken names it. */
+  sessionId: string;
   tenantId: number;
   userId: number;
   issueId: number;
   /** The session shows only the tenant's preview share. */
   preview: boolean;
+  /** A preview's last page, chapter or track. */
+  previewLimit: number | undefined;
   /** The token itself: notes and integrations derive the session's text key from it. */
   readerToken: string;
 }

@@ -3,6 +3,7 @@
 // every null of the reader routes' answers is decided here, once.
 import { DomainError } from '@folio/errors';
 import { reader } from '@folio/proto';
+import type { ReaderScope } from '../http/route.js';
 import type { z } from 'zod';
 import type {
   DownloadRecord,
@@ -243,5 +244,17 @@ export function publicationToWire(publication: reader.Publication | undefined, s
     readingOrder: publication.readingOrder.map(linkToWire),
     resources: publication.resources.map(linkToWire),
     toc: publication.toc.map(linkToWire),
+  };
+}
+
+/** The verified reader-token's session as reader's message (the token itself stays here). */
+export function readerSessionOf(scope: ReaderScope): reader.ReaderContext {
+  return {
+    sessionId: scope.sessionId,
+    tenantId: scope.tenantId,
+    userId: scope.userId,
+    issueId: scope.issueId,
+    preview: scope.preview,
+    previewLimit: scope.previewLimit,
   };
 }

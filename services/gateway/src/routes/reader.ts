@@ -10,6 +10,7 @@ import {
   lastLocationToProto,
   lastLocationToWire,
   publicationToWire,
+  readerSessionOf,
   readerSessionToWire,
   readerSettingsToWire,
   userSettingsToProto,
@@ -204,10 +205,9 @@ export const readerRoutes = [
     responses: { 200: { description: 'Up to 50 hits by relevance, matches in <mark>', schema: z.array(TextSearchHit) } },
     errors: { 403: 'A missing, corrupt, expired or foreign reader-token', 404: 'The issue has no searchable text' },
     handler: async ({ query, readerScope, services }) => {
-      // The pipeline verified the token as this user's, for this tenant; reader reads its preview share from it.
+      // The pipeline verified the token as this user's, for this tenant: reader searches in that session.
       const response = await services.reader.searchIssueText({
-        readerToken: readerScope.readerToken,
-        expectedTenantId: readerScope.tenantId,
+        session: readerSessionOf(readerScope),
         search: query.search,
         api: reader.SearchApi.SEARCH_API_V2,
       });

@@ -15,7 +15,7 @@ import {
   TextSearchHit,
   updateNoteBody,
 } from './schemas.js';
-import { exchangedSessionToWire, storedSessionToWire } from './reader-wire.js';
+import { exchangedSessionToWire, readerSessionOf, storedSessionToWire } from './reader-wire.js';
 import { annotationChangeOf, noteDraftOf, noteRenderer } from './wire.js';
 
 const store = { tenant: 'store' } as const;
@@ -172,8 +172,7 @@ export const v1Routes = [
     errors: { 403: 'The tenant has no access to the issue, or a refused reader-token', 404: 'The issue has no indexed text' },
     handler: async ({ query, readerScope, services }) => {
       const response = await services.reader.searchIssueText({
-        readerToken: readerScope.readerToken,
-        expectedTenantId: readerScope.tenantId,
+        session: readerSessionOf(readerScope),
         search: query.search,
         api: reader.SearchApi.SEARCH_API_V1,
         issueId: query.issue_id,

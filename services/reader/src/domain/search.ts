@@ -11,7 +11,16 @@ import type { ManifestRepository } from '../data/repositories.js';
 import type { TextIndexStore } from '../search/index-store.js';
 import { cfiOfRange, queryWords, renderSnippet } from '../search/text-index.js';
 import type { Peers } from './ports.js';
-import type { ReaderSessions } from './sessions.js';
+
+/** The reader session a search runs in, as the caller verified it (the gateway, with VerifyReaderToken). */
+export interface SearchSession {
+  tenantId: number;
+  userId: number;
+  issueId: number;
+  preview: boolean;
+  /** A preview's last page or chapter; null for a full session. */
+  previewLimit: number | null;
+}
 
 export interface TextHit {
   location: string;
@@ -24,21 +33,20 @@ export const MAX_HITS = 50;
 export class TextSearch {
   constructor(
     private readonly deps: {
-      sessions: ReaderSessions;
       manifests: ManifestRepository;
       indexes: TextIndexStore;
       peers: Peers;
     },
   ) {}
 
-  async search(input: { readerToken: string; expectedTenantId: number; search: string; api: 'v1' | 'v2'; issueId?: number | undefined }): Promise<TextHit[]> {
+  async search(input: { session: SearchSession; search: string; api: 'v1' | 'v2'; issueId?: number | undefined }): Promise<TextHit[]> {
     const search = input.search.trim();
     const length = [...search].length;
     if (length < 4 || length > 128) throw invalidArgument('The given data was invalid.', { search: ['must be between 4 and 128 characters'] });
     if (input.api === 'v1' && !(Number.isInteger(input.issueId) && input.issueId! > 0)) {
       throw invalidArgument('The given data was invalid.', { issue_id: ['is required and must be a positive integer'] });
     }
-    const claims = await this.deps.sessions.verify(input.readerToken, input.expectedTenantId > 0 ? input.expectedTenantId : undefined);
+    const claims = input.session;
     const issueId = input.api === 'v1' ? input.issueId! : claims.issueId;
     const manifest = await this.deps.manifests.findSummary(claims.tenantId, issueId);
     let maxPage: number | undefined;

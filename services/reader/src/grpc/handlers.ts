@@ -1,12 +1,13 @@
 // gRPC entry point of reader: decode the request, call a use case, encode the
 // reply as reader's typed messages (grpc/mappers.ts). No rules live here, and
 // no HTTP shapes: the gateway renders the answers.
+import { invalidArgument } from '@folio/errors';
 import type { ServiceHandlers } from '@folio/grpc';
 import { reader } from '@folio/proto';
 import type { Downloads } from '../domain/downloads.js';
 import type { ReadingPositions } from '../domain/positions.js';
 import type { Publications } from '../domain/publications.js';
-import type { TextSearch } from '../domain/search.js';
+import type { SearchSession, TextSearch } from '../domain/search.js';
 import type { ReaderSessions } from '../domain/sessions.js';
 import type { ReaderSettings } from '../domain/settings.js';
 import {
@@ -28,6 +29,12 @@ export interface UseCases {
   downloads: Downloads;
   search: TextSearch;
   publications: Publications;
+}
+
+/** The verified session a search names (INVALID_ARGUMENT without one: a caller's bug, never a client's). */
+function sessionOf(context: reader.ReaderContext | undefined): SearchSession {
+  if (!context) throw invalidArgument('The given data was invalid.', { session: ['is required'] });
+  return { tenantId: context.tenantId, userId: context.userId, issueId: context.issueId, preview: context.preview, previewLimit: context.previewLimit ?? null };
 }
 
 export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.ReaderServiceService> {
@@ -71,6 +78,7 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
           userId: claims.userId,
           issueId: claims.issueId,
           preview: claims.preview,
+          previewLimit: claims.previewLimit ?? undefined,
         },
       };
     },
@@ -107,8 +115,7 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
     },
     async searchIssueText(request) {
       const hits = await app.search.search({
-        readerToken: request.readerToken,
-        expectedTenantId: request.expectedTenantId,
+        session: sessionOf(request.session),
         search: request.search,
         api: request.api === reader.SearchApi.SEARCH_API_V1 ? 'v1' : 'v2',
         issueId: request.issueId,
