@@ -3,18 +3,38 @@ import { createConnection, createServer, type Socket } from 'node:net';
 /**
  * A TCP proxy in front of a real server. `cut()` drops every connection and
  * refuses new ones, exactly what a client sees when the server is stopped,
- * without stopping infrastructure that other test files share.
+ * without stopping infrastructure that other test files share. `hold()`
+ * keeps every connection open but forwards nothing until `release()`: a
+ * server that has stopped answering, for as long as the test decides.
  */
 export interface TcpProxy {
   port: number;
   url(template: string): string;
   cut(): Promise<void>;
   restore(): Promise<void>;
+  /** From now on, bytes in either direction wait in the proxy (connections stay open, new ones are accepted). */
+  hold(): void;
+  /** Forwards what waited, in order, and everything after it. */
+  release(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  let holding = false;
+  let held: { to: Socket; chunk: Buffer }[] = [];
+  // Like pipe() (with its back-pressure), except that while holding, chunks queue here.
+  const relay = (from: Socket, to: Socket) =>
+    from.on('data', (chunk: Buffer) => {
+      if (holding) {
+        held.push({ to, chunk });
+        return;
+      }
+      if (!to.write(chunk)) {
+        from.pause();
+        to.once('drain', () => from.resume());
+      }
+    });
   const server = createServer((client) => {
     const upstream = createConnection({ host: targetHost, port: targetPort });
     sockets.add(client).add(upstream);
@@ -26,7 +46,8 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     };
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
-    client.pipe(upstream).pipe(client);
+    relay(client, upstream);
+    relay(upstream, client);
   });
   let port = 0;
   const listen = () =>
@@ -40,6 +61,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     });
   const stop = () =>
     new Promise<void>((resolve) => {
+      held = [];
       for (const socket of sockets) socket.destroy();
       sockets.clear();
       if (!server.listening) return resolve();
@@ -58,6 +80,13 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
     cut: stop,
     restore: listen,
+    hold() {
+      holding = true;
+    },
+    release() {
+      holding = false;
+      for (const { to, chunk } of held.splice(0)) if (!to.destroyed) to.write(chunk);
+    },
     close: stop,
   };
 }
