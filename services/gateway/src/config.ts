@@ -54,7 +54,13 @@ export const configSchema = z
     /** Speech, translation and AI engines take seconds, not milliseconds: their own deadline and breaker timeout. */
     INTEGRATIONS_DEADLINE_MS: env.int(30_000).pipe(z.number().min(1)),
     INTEGRATIONS_BREAKER_TIMEOUT_MS: env.int(31_000).pipe(z.number().min(1)),
-    BREAKER_RESET_MS: env.int(10_000).pipe(z.number().min(1)),
+    /**
+     * How long an open breaker fails fast before one trial call (sent
+     * wait-for-ready) may close it: also the Retry-After of its 503s. Short,
+     * because the trial is one call per gateway pod and a service that is back
+     * should get its traffic back within seconds (./dev chaos measures it).
+     */
+    BREAKER_RESET_MS: env.int(3_000).pipe(z.number().min(1)),
     /** Calls in the rolling window before a breaker may open. */
     BREAKER_VOLUME_THRESHOLD: env.int(5).pipe(z.number().min(0)),
     BREAKER_ERROR_PERCENTAGE: env.int(50).pipe(z.number().min(1).max(100)),
