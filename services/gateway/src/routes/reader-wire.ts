@@ -12,6 +12,7 @@ import type {
   ReaderSessionV1,
   ReaderSettings,
   StoredReaderSession,
+  TocEntry,
   UserReaderSettings,
   WebPublication,
 } from './schemas.js';
@@ -28,7 +29,7 @@ function breach(method: string, what: string): DomainError {
 const nullable = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 
 /** `{title, href}` (EPUB), `{title, page}` (PDF), `{title, track}` (audio): only the position the entry has. */
-export function tocToWire(entries: readonly reader.TocEntry[]): unknown[] {
+export function tocToWire(entries: readonly reader.TocEntry[]): z.output<typeof TocEntry>[] {
   return entries.map((entry) => ({
     title: entry.title,
     ...(entry.href !== undefined && { href: entry.href }),
@@ -68,6 +69,7 @@ export function exchangedSessionToWire(response: reader.ExchangeSessionTokenResp
 /** GET/DELETE {store}/api/v1/sessions/{id}: `token` and signed URLs always null. */
 export function storedSessionToWire(session: reader.StoredReaderSession | undefined, method: string): z.output<typeof StoredReaderSession> {
   if (!session) throw breach(method, 'a session');
+  const content = sessionContentToWire(session.content, method);
   return {
     id: nullable(session.id),
     tenant_id: session.tenantId,
@@ -80,7 +82,9 @@ export function storedSessionToWire(session: reader.StoredReaderSession | undefi
     created_at: session.createdAt,
     expires_at: session.expiresAt,
     token: null,
-    ...sessionContentToWire(session.content, method),
+    ...content,
+    // The record has no authentication: never a signed URL in it.
+    tracks: content.tracks ? content.tracks.map(({ title, duration }) => ({ title, url: null, duration })) : null,
   };
 }
 
@@ -174,7 +178,7 @@ export function downloadToWire(record: reader.DownloadRecord | undefined): z.out
     url: record.url,
     file_url: nullable(record.epubUrl),
     packed_file_url: nullable(record.epubUrl),
-    tracks: record.audio ? record.audio.tracks.map((track) => ({ title: track.title, url: nullable(track.url), duration: track.duration })) : null,
+    tracks: record.audio ? record.audio.tracks.map((track) => ({ title: track.title, url: track.url ?? '', duration: track.duration })) : null,
     files_urls: record.pageUrls?.urls ?? null,
     articles: [],
     payment_links: null,

@@ -166,11 +166,22 @@ export const FavoriteState = z.object({ is_favorite: z.boolean() }).meta({ id: '
 
 // ------------------------------------------------------------ reader --
 
+export const TocEntry = z
+  .object({
+    title: z.string(),
+    href: z.string().optional().meta({ description: 'EPUB: the chapter (relative to the package document, may carry a fragment)' }),
+    page: z.number().int().optional().meta({ description: 'PDF: the page, 1-based' }),
+    track: z.number().int().optional().meta({ description: 'Audiobook: the track, 0-based' }),
+  })
+  .meta({ id: 'TocEntry', description: 'EPUB {title, href}; PDF {title, page}; audiobook {title, track}' });
+
+const AudioTrack = z.object({ title: z.string(), url: z.string(), duration: z.number().int().meta({ description: 'Whole seconds' }) });
+
 export const ReaderSession = z
   .object({
     token: z.string().meta({ description: 'Use as the reader-token header' }),
     cover: z.string(),
-    table_of_contents: z.array(z.unknown()),
+    table_of_contents: z.array(TocEntry),
     custom_preview: z.boolean(),
     file_url: z.string().nullable(),
     files_urls: z.array(z.string()).nullable(),
@@ -178,7 +189,7 @@ export const ReaderSession = z
     articles: z.array(z.unknown()).nullable(),
     spine: z.array(z.object({ href: z.string(), idref: z.string() })).nullable(),
     total_words: z.number().int().nullable(),
-    tracks: z.array(z.object({ title: z.string(), url: z.string(), duration: z.number().int() })).nullable(),
+    tracks: z.array(AudioTrack).nullable(),
   })
   .meta({ id: 'ReaderSession' });
 
@@ -193,18 +204,6 @@ export const UserReaderSettings = z
   })
   .meta({ id: 'UserReaderSettings' });
 
-export const ReaderSettings = z
-  .object({
-    token: z.string(),
-    tracker_track_token: z.string(),
-    features: z.object({ tts: z.boolean(), search: z.boolean(), concurrency_limit: z.boolean(), chinese_voice: z.boolean() }),
-    settings: z.object({ tenant: z.record(z.string(), z.unknown()), user: z.record(z.string(), z.unknown()) }),
-    issue: z.record(z.string(), z.unknown()),
-    engine_url: z.string(),
-    engine_url_proxied: z.string(),
-  })
-  .meta({ id: 'ReaderSettings' });
-
 export const LastLocation = z
   .union([
     z.object({ chapterHref: z.string(), cfi: z.string() }),
@@ -213,6 +212,45 @@ export const LastLocation = z
   ])
   .meta({ id: 'LastLocation', description: 'EPUB {chapterHref, cfi}; PDF {page}; audiobook {currentSeek, currentTrack}' });
 
+export const ReaderSettings = z
+  .object({
+    token: z.string(),
+    tracker_track_token: z.string(),
+    features: z.object({ tts: z.boolean(), search: z.boolean(), concurrency_limit: z.boolean(), chinese_voice: z.boolean() }),
+    settings: z.object({
+      tenant: z.object({
+        lang: z.string(),
+        reader_token_session_url: z.string(),
+        exit_url: z.string(),
+        reader: z.object({
+          pdf: z.object({ layout: z.string().nullable() }),
+          tts: z.boolean(),
+          theme: z.string(),
+          extras: z.array(z.string()),
+          customStyles: z.record(z.string(), z.unknown()).nullable(),
+        }),
+        preview: z.boolean(),
+      }),
+      user: UserReaderSettings,
+    }),
+    issue: z.object({
+      name: z.string(),
+      description: z.string(),
+      file_type: z.string(),
+      tags: z.object({ author: z.array(z.string()), keyword: z.array(z.string()), edition: z.array(z.string()) }),
+      issue_url: z.string(),
+      issue_full_url: z.string(),
+      issue_tenant_id: z.number().int(),
+      publication_date: z.string(),
+      user: z.object({ issue_is_favorite: z.boolean(), last_location: LastLocation.nullable() }),
+      twitter_user: z.string(),
+    }),
+    engine_url: z.string(),
+    engine_url_proxied: z.string(),
+  })
+  .meta({ id: 'ReaderSettings' });
+
+
 export const DownloadRecord = z
   .object({
     id: z.number().int(),
@@ -220,7 +258,7 @@ export const DownloadRecord = z
     description: z.string(),
     slug: z.string(),
     published_at: z.object({ timestamp: z.number().int(), date: z.string(), timezone: z.string() }),
-    table_of_contents: z.array(z.unknown()),
+    table_of_contents: z.array(TocEntry),
     user_can_read: z.boolean(),
     file_type: z.string(),
     reader_url: z.string(),
@@ -229,7 +267,7 @@ export const DownloadRecord = z
     url: z.string(),
     file_url: z.string().nullable(),
     packed_file_url: z.string().nullable(),
-    tracks: z.array(z.unknown()).nullable(),
+    tracks: z.array(AudioTrack).nullable(),
     files_urls: z.array(z.string()).nullable(),
     articles: z.array(z.unknown()),
     payment_links: z.unknown().nullable(),
@@ -403,6 +441,7 @@ export const StoredReaderSession = z
     token: z.null().meta({ description: 'Always null: these routes have no authentication' }),
   })
   .extend(ReaderSession.omit({ token: true }).shape)
+  .extend({ tracks: z.array(AudioTrack.extend({ url: z.null() })).nullable().meta({ description: 'URLs are null in the stored record' }) })
   .meta({ id: 'StoredReaderSession', description: 'The reader session response as first returned, with the session record' });
 
 export const IssueTextContent = z
