@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTcpProxy } from './tcp-proxy.js';
+import { waitFor } from './wait.js';
 
 function echoServer() {
   const received: string[] = [];
@@ -59,6 +60,7 @@ describe('tcp proxy', () => {
     const wasWritten = new Promise<void>((resolve) => (written = resolve));
     const answer = roundTrip(proxy.port, 'held', written);
     await wasWritten;
+    await waitFor(() => (proxy.heldTowardServer === 1 ? true : undefined), { what: 'the held chunk' });
     // A connection straight to the server: it answers, and has seen nothing of the held one.
     expect(await roundTrip(echo.port, 'direct')).toBe('direct');
     expect(echo.received).toEqual(['direct']);

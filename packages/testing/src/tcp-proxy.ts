@@ -14,6 +14,8 @@ export interface TcpProxy {
   restore(): Promise<void>;
   /** From now on, bytes in either direction wait in the proxy (connections stay open, new ones are accepted). */
   hold(): void;
+  /** How many chunks from clients wait in the proxy (each request written while held adds at least one). */
+  readonly heldTowardServer: number;
   /** Forwards what waited, in order, and everything after it. */
   release(): void;
   close(): Promise<void>;
@@ -23,6 +25,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   const sockets = new Set<Socket>();
   let holding = false;
   let held: { to: Socket; chunk: Buffer }[] = [];
+  const upstreams = new Set<Socket>();
   // Like pipe() (with its back-pressure), except that while holding, chunks queue here.
   const relay = (from: Socket, to: Socket) =>
     from.on('data', (chunk: Buffer) => {
@@ -38,11 +41,13 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   const server = createServer((client) => {
     const upstream = createConnection({ host: targetHost, port: targetPort });
     sockets.add(client).add(upstream);
+    upstreams.add(upstream);
     const drop = () => {
       client.destroy();
       upstream.destroy();
       sockets.delete(client);
       sockets.delete(upstream);
+      upstreams.delete(upstream);
     };
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
@@ -82,6 +87,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     restore: listen,
     hold() {
       holding = true;
+    },
+    get heldTowardServer() {
+      return held.filter(({ to }) => upstreams.has(to)).length;
     },
     release() {
       holding = false;
