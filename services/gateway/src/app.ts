@@ -1,8 +1,8 @@
 // The gateway: authenticates, resolves the tenant, validates input, calls the
 // services over gRPC (deadline + breaker) and maps their answers to HTTP. It
 // holds no business data. Port 0 picks a free port (component tests).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import express from 'express';
 import helmet from 'helmet';
@@ -26,6 +26,10 @@ import { routeTable } from './routes/index.js';
 import { closeUpstreams, createUpstreams, type Upstreams } from './upstreams/index.js';
 import { AccessTokenVerifier } from './upstreams/jwks.js';
 import { TenantDirectory } from './upstreams/tenants.js';
+
+/** On stop, how long an idle keep-alive connection may still bring a request (answered with `Connection: close`). */
+const IDLE_CONNECTION_GRACE_MS = 1_000;
+const netServerClose = NetServer.prototype.close;
 
 /** Node's default is 16 KiB; a 16 KB token must still reach the 401 (issue 10, item 7). */
 const MAX_HEADER_BYTES = 64 * 1024;
@@ -104,6 +108,19 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
 
   const app = express();
   app.disable('x-powered-by');
+  // Drain: once stop() begins, every response not yet started (in flight or
+  // arriving on an open keep-alive connection) says `Connection: close`, so no
+  // client sends another request on a connection that is about to close.
+  let draining = false;
+  const unanswered = new Set<ServerResponse>();
+  app.use((_req, res, next) => {
+    if (draining) res.shouldKeepAlive = false;
+    else {
+      unanswered.add(res);
+      res.once('close', () => unanswered.delete(res));
+    }
+    next();
+  });
   app.set('etag', false);
   // Client IPs come from our own resolver (TRUSTED_PROXIES), never from express.
   app.set('trust proxy', false);
@@ -178,17 +195,25 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
     upstreams,
     stop() {
       stopped ??= (async () => {
+        draining = true;
+        for (const res of unanswered) if (!res.headersSent) res.shouldKeepAlive = false;
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => {
             server.closeAllConnections();
             resolve();
           }, config.SHUTDOWN_TIMEOUT_MS);
           force.unref();
-          server.close(() => {
+          // Stop listening (new connections are refused) without http's
+          // closeIdleConnections(): a request already sent on an idle keep-alive
+          // connection would meet a reset. Such a request is answered (with
+          // `Connection: close`); connections still idle after a grace close.
+          const idle = setTimeout(() => server.closeIdleConnections(), IDLE_CONNECTION_GRACE_MS);
+          idle.unref();
+          netServerClose.call(server, () => {
             clearTimeout(force);
+            clearTimeout(idle);
             resolve();
           });
-          server.closeIdleConnections();
         });
         media.close();
         closeUpstreams(upstreams);

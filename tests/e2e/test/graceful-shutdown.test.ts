@@ -1,0 +1,270 @@
+// Graceful shutdown, proven on real processes without touching the shared
+// stack: a second gateway and a second notes service are started here as
+// child processes (their built dist/main.js, on ports of their own), put
+// under load, and sent SIGTERM while requests are in flight. Requests are
+// made "in flight" without timings: their upstream is held (a fake media
+// server that answers only when told, or the TCP proxy of @folio/testing in
+// front of MongoDB holding the bytes) until after the signal.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createHttpServer, type ServerResponse } from 'node:http';
+import { createConnection, createServer as createNetServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkHealth, createPromiseClient, type PromiseClient } from '@folio/grpc';
+import { notes } from '@folio/proto';
+import { deleteTopology, failureOf, freshDatabase, startTcpProxy, testInfra, uniqueName, waitFor } from '@folio/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_URL, sharedLogin } from './client.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+/** The drain every Deployment sets (SHUTDOWN_TIMEOUT_MS) and the processes' default. */
+const DRAIN_MS = 10_000;
+/** Closing channels, broker, store and exporting the last spans after the drain (deploy/test's CLOSE_MARGIN_SECONDS). */
+const CLOSE_MARGIN_MS = 10_000;
+
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Whether a new TCP connection to the port is refused (the listener is closed). */
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+interface Child {
+  process: ChildProcess;
+  /** Everything it wrote, for the failure message. */
+  output: () => string;
+  /** Resolves with the exit code and when it exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+  /** Sends SIGTERM, waits for the process to log that it is shutting down, and returns when it was sent. */
+  terminate(): Promise<number>;
+}
+
+/** A service's built entry point as a child process with only the given environment (everything else default). */
+function startChild(service: string, env: Record<string, string>): Child {
+  const child = spawn(process.execPath, [join(ROOT, 'services', service, 'dist/main.js')], {
+    cwd: join(ROOT, 'services', service),
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (data) => (output += String(data)));
+  child.stderr!.on('data', (data) => (output += String(data)));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+  );
+  return {
+    process: child,
+    output: () => output,
+    exited,
+    async terminate() {
+      const at = Date.now();
+      child.kill('SIGTERM');
+      await waitFor(() => (output.includes('"shutting down"') ? true : undefined), { what: `${service} to log "shutting down"` });
+      return at;
+    },
+  };
+}
+
+type Outcome = { status: number } | { error: string };
+
+/** The fetch error's cause code (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET, ...). */
+function errorCode(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? String(error);
+}
+
+describe('graceful shutdown', () => {
+  describe('gateway: SIGTERM under load', () => {
+    // The media server the gateway proxies /media/* to: it holds every request until released.
+    const waiting: ServerResponse[] = [];
+    const media = createHttpServer((_req, res) => void waiting.push(res));
+    let gateway: Child;
+    let url: string;
+    let port: number;
+    let token: string;
+
+    beforeAll(async () => {
+      await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
+      token = (await sharedLogin('ana@example.com')).access_token;
+      port = await freePort();
+      url = `http://127.0.0.1:${port}`;
+      // Peers: the running stack's services at their default addresses.
+      gateway = startChild('gateway', {
+        HTTP_PORT: String(port),
+        METRICS_PORT: String(await freePort()),
+        READER_MEDIA_URL: `http://127.0.0.1:${(media.address() as { port: number }).port}`,
+        RATE_LIMIT_PREFIX: uniqueName('shutdown:rl'),
+      });
+      await waitFor(async () => ((await fetch(`${url}/healthz`)).status === 200 ? true : undefined), {
+        what: `the child gateway on ${url}`,
+        timeoutMs: 30_000,
+      });
+    });
+
+    afterAll(async () => {
+      for (const res of waiting.splice(0)) res.destroy();
+      if (gateway && gateway.process.exitCode === null) gateway.process.kill('SIGKILL');
+      await new Promise((resolve) => media.close(resolve));
+    });
+
+    it('when SIGTERM arrives with requests in flight, then each completes with its status, new connections are refused, and the process exits within the drain time', async () => {
+      const validate = () =>
+        fetch(`${url}/api/v2/auth/session/validate`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': '198.51.100.77' } });
+      expect((await validate()).status).toBe(200);
+      expect((await fetch(GATEWAY_URL + '/healthz')).status).toBe(200); // the shared stack's gateway, untouched
+
+      // 20 slow requests: each is held by the media server, so it is in flight at the gateway.
+      const slow = Array.from({ length: 20 }, (_, i) =>
+        fetch(`${url}/media/held-${i}`).then(
+          async (response): Promise<Outcome & { body?: string }> => ({ status: response.status, body: await response.text() }),
+          (error: unknown): Outcome => ({ error: errorCode(error) }),
+        ),
+      );
+      await waitFor(() => (waiting.length === 20 ? true : undefined), { what: '20 requests at the media server' });
+
+      // Fast load: 8 clients in a loop on keep-alive connections, 240 requests in all, the signal after the first 80.
+      let signalledAt: number | undefined;
+      const fast: { sentBeforeSignal: boolean; outcome: Outcome }[] = [];
+      let sent = 0;
+      let signalled!: () => void;
+      const eightyDone = new Promise<void>((resolve) => (signalled = resolve));
+      const client = async () => {
+        while (sent < 240) {
+          sent += 1;
+          const sentBeforeSignal = signalledAt === undefined;
+          const outcome = await validate().then(
+            async (response): Promise<Outcome> => {
+              await response.arrayBuffer();
+              return { status: response.status };
+            },
+            (error: unknown): Outcome => ({ error: errorCode(error) }),
+          );
+          fast.push({ sentBeforeSignal, outcome });
+          if (fast.length === 80) signalled();
+        }
+      };
+      const clients = Promise.all(Array.from({ length: 8 }, client));
+      await eightyDone;
+      signalledAt = Date.now();
+      const sigtermAt = await gateway.terminate();
+
+      // Draining: the port is closed while the 20 slow requests are still unanswered.
+      await waitFor(async () => ((await refused(port)) ? true : undefined), { what: 'the listener to close' });
+      expect(waiting).toHaveLength(20);
+      expect(await fetch(`${url}/healthz`).then((r) => r.status, (error: unknown) => errorCode(error))).toBe('ECONNREFUSED');
+
+      // Their upstream answers now: every one completes with its own status and body.
+      for (const res of waiting.splice(0)) res.end('the held bytes');
+      expect(await Promise.all(slow)).toEqual(Array.from({ length: 20 }, () => ({ status: 200, body: 'the held bytes' })));
+      await clients;
+
+      // Sent before the signal: the normal 200. Sent after: still answered on an open connection, or refused; never a reset.
+      const before = fast.filter((r) => r.sentBeforeSignal).map((r) => r.outcome);
+      const after = fast.filter((r) => !r.sentBeforeSignal).map((r) => ('status' in r.outcome ? r.outcome.status : r.outcome.error));
+      expect(before.length).toBeGreaterThanOrEqual(80);
+      expect(before.every((outcome) => 'status' in outcome && outcome.status === 200)).toBe(true);
+      expect(after.filter((outcome) => outcome !== 200 && outcome !== 'ECONNREFUSED')).toEqual([]);
+
+      const exit = await gateway.exited;
+      expect({ code: exit.code, signal: exit.signal }, gateway.output()).toEqual({ code: 0, signal: null });
+      expect(exit.at - sigtermAt).toBeLessThan(DRAIN_MS + CLOSE_MARGIN_MS);
+      expect(gateway.output()).toContain('"gateway stopped"');
+    });
+  });
+
+  describe('gRPC service (notes): SIGTERM with calls in flight', () => {
+    const { amqpUrl, mongoUrl } = testInfra();
+    const exchange = uniqueName('identity.events');
+    const queuePrefix = uniqueName('notes-shutdown');
+    let database: Awaited<ReturnType<typeof freshDatabase>>;
+    let mongoProxy: Awaited<ReturnType<typeof startTcpProxy>>;
+    let service: Child;
+    let port: number;
+    let client: PromiseClient<notes.NotesServiceClient>;
+
+    beforeAll(async () => {
+      database = await freshDatabase('notes_shutdown');
+      const store = new URL(mongoUrl);
+      mongoProxy = await startTcpProxy(store.hostname, Number(store.port || 27017));
+      // Its own database (through the proxy), exchange and queues: nothing of the shared notes service.
+      const serviceMongoUrl = new URL(database.url);
+      serviceMongoUrl.hostname = '127.0.0.1';
+      serviceMongoUrl.port = String(mongoProxy.port);
+      port = await freePort();
+      service = startChild('notes', {
+        GRPC_PORT: String(port),
+        METRICS_PORT: String(await freePort()),
+        MONGO_URL: serviceMongoUrl.toString(),
+        AMQP_URL: amqpUrl,
+        IDENTITY_EVENTS_EXCHANGE: exchange,
+        QUEUE_PREFIX: queuePrefix,
+      });
+      await waitFor(async () => ((await checkHealth(`127.0.0.1:${port}`)) ? true : undefined), {
+        what: `the child notes service on ${port}`,
+        timeoutMs: 30_000,
+      });
+      client = createPromiseClient(notes.NotesServiceClient, `127.0.0.1:${port}`, { defaultDeadlineMs: 60_000 });
+    });
+
+    afterAll(async () => {
+      client?.close();
+      mongoProxy?.release();
+      if (service && service.process.exitCode === null) service.process.kill('SIGKILL');
+      await mongoProxy?.close();
+      await deleteTopology({ exchanges: [exchange], consumers: [`${queuePrefix}.account-eraser`] }).catch(() => {});
+      await database?.drop();
+    });
+
+    const draft = (): notes.NoteDraft => ({
+      uuid: uniqueName('uuid'),
+      color: 'yellow',
+      totalLength: 24,
+      totalText: 'the highlighted sentence',
+      startPage: 3,
+      startPageStartOffset: 120,
+      startPageLength: 24,
+      endPage: 3,
+      endPageLength: 24,
+    });
+
+    it('when SIGTERM arrives with calls waiting on the store, then they finish with their result, the port closes, and the process exits within the drain time', async () => {
+      const scope = { tenantId: 1, userId: 4_000_000 + Math.floor(Math.random() * 1_000_000), issueId: 10 };
+      // Warm: 10 calls at once, so the pool holds a connection for each.
+      await Promise.all(Array.from({ length: 10 }, () => client.createNote({ scope, note: draft() })));
+
+      mongoProxy.hold();
+      const inFlight = Array.from({ length: 10 }, () => client.createNote({ scope, note: draft() }));
+      // Each call has reached its handler once its first query waits in the proxy.
+      await waitFor(() => (mongoProxy.heldTowardServer >= 10 ? true : undefined), { what: '10 queries held' });
+
+      const sigtermAt = await service.terminate();
+      await waitFor(async () => ((await refused(port)) ? true : undefined), { what: 'the gRPC port to close' });
+      // Not answered yet (the store holds them), and a new call finds no server.
+      expect(mongoProxy.heldTowardServer).toBeGreaterThanOrEqual(10);
+      expect((await failureOf(client.listNotes({ scope }, { deadlineMs: 5_000 }))).code).toBe('UNAVAILABLE');
+
+      mongoProxy.release();
+      const created = await Promise.all(inFlight);
+      expect(created.map((answer) => answer.note?.totalText)).toEqual(Array.from({ length: 10 }, () => 'the highlighted sentence'));
+      expect(await database.connection.collection('notes').countDocuments({ user_id: scope.userId })).toBe(20);
+
+      const exit = await service.exited;
+      expect({ code: exit.code, signal: exit.signal }, service.output()).toEqual({ code: 0, signal: null });
+      expect(exit.at - sigtermAt).toBeLessThan(DRAIN_MS + CLOSE_MARGIN_MS);
+      expect(service.output()).toContain('"stopped"');
+    });
+  });
+});
