@@ -52,7 +52,15 @@ describe('tenants, users and tenant discovery', () => {
       twitterUser: 'editorialsur',
     });
     expect(tenant!.aggregatorId).toBeUndefined();
-    expect(JSON.parse(tenant!.readerJson)).toEqual(source.reader);
+    // The reader defaults, typed (they were JSON text on the wire).
+    const reader = source.reader as { pdf: { layout: string | null }; tts: boolean; theme: string; extras: string[]; customStyles: Record<string, unknown> | null };
+    expect(tenant!.reader).toEqual({
+      pdfLayout: reader.pdf.layout ?? undefined,
+      tts: reader.tts,
+      theme: reader.theme,
+      extras: reader.extras,
+      customStyles: reader.customStyles ?? undefined,
+    });
     expect((await t.client.getTenant({ tenantId: 3 })).tenant).toMatchObject({ aggregatorId: 2, mobileAppScheme: 'atlantica://' });
     expect((await t.client.getTenant({ tenantId: 1 })).tenant!.mobileAppScheme).toBeUndefined();
     expect((await failureOf(t.client.getTenant({ tenantId: 404 }))).code).toBe('NOT_FOUND');

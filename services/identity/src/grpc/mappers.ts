@@ -29,9 +29,24 @@ export function toTenant(doc: TenantDoc): identity.Tenant {
     },
     mobileAppScheme: doc.mobile_app_scheme ?? undefined,
     planActive: doc.plan_active ?? false,
-    readerJson: JSON.stringify(doc.reader ?? {}),
+    reader: readerDefaultsOf(doc.reader),
     exitUrl: doc.exit_url ?? '',
     twitterUser: doc.twitter_user ?? '',
+  };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The tenant's reader defaults as configured (a free-form document): the known keys, typed; anything else left out. */
+function readerDefaultsOf(reader: unknown): identity.TenantReaderDefaults {
+  const defaults = isRecord(reader) ? reader : {};
+  const pdf = isRecord(defaults.pdf) ? defaults.pdf : {};
+  return {
+    pdfLayout: typeof pdf.layout === 'string' ? pdf.layout : undefined,
+    tts: defaults.tts === true,
+    theme: typeof defaults.theme === 'string' ? defaults.theme : undefined,
+    extras: Array.isArray(defaults.extras) ? defaults.extras.filter((extra): extra is string => typeof extra === 'string') : [],
+    customStyles: isRecord(defaults.customStyles) ? defaults.customStyles : undefined,
   };
 }
 

@@ -9,8 +9,8 @@ export interface TenantInfo {
   lang: string;
   previewPercentage: number;
   features: { tts: boolean; search: boolean; concurrency_limit: boolean; chinese_voice: boolean };
-  /** Reader defaults as the tenant configured them: `pdf{layout}`, `tts`, `theme`, `extras`, `customStyles`. */
-  reader: Record<string, unknown>;
+  /** Reader defaults as the tenant configured them (null: not set). */
+  reader: { pdfLayout: string | null; tts: boolean; theme: string | null; extras: string[]; customStyles: Record<string, unknown> | null };
   exitUrl: string;
   twitterUser: string;
 }

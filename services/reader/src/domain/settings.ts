@@ -116,9 +116,6 @@ export class ReaderSettings {
       if (input.location) url.searchParams.set('location', input.location.slice(0, 1024));
       return url.toString();
     };
-    const reader = tenant.reader;
-    const pdf = (reader.pdf && typeof reader.pdf === 'object' ? reader.pdf : {}) as Record<string, unknown>;
-    const customStyles = reader.customStyles;
     const view: ReaderSettingsView = {
       token,
       trackerTrackToken: this.trackerToken(tenantId, userId, issueId),
@@ -127,13 +124,7 @@ export class ReaderSettings {
         lang,
         readerTokenSessionUrl: `${store}/api/v1/sessions`,
         exitUrl: tenant.exitUrl,
-        reader: {
-          pdfLayout: typeof pdf.layout === 'string' ? pdf.layout : null,
-          tts: reader.tts === true,
-          theme: typeof reader.theme === 'string' ? reader.theme : 'light',
-          extras: Array.isArray(reader.extras) ? reader.extras.filter((extra): extra is string => typeof extra === 'string') : [],
-          customStyles: isObject(customStyles) ? customStyles : null,
-        },
+        reader: { ...tenant.reader, theme: tenant.reader.theme ?? 'light' },
         preview,
       },
       user: userSettingsView(userSettings),
@@ -199,8 +190,4 @@ export function checkUserSettings(settings: UserReaderSettings): void {
   const layout = settings.pdf.layout;
   if (layout !== null && !PDF_LAYOUTS.includes(layout)) fail('userReaderSettings.pdf.layout', `must be one of ${PDF_LAYOUTS.join(', ')} or null`);
   if (Object.keys(errors).length) throw invalidArgument('The given data was invalid.', errors);
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -43,13 +43,7 @@ export class GrpcPeers implements Peers {
     if (cached && Date.now() - cached.at < this.addresses.tenantCacheTtlMs) return cached.tenant;
     const tenant = this.identity.getTenant({ tenantId }).then(({ tenant }) => {
       if (!tenant) throw new DomainError('NOT_FOUND', 'Tenant not found.');
-      let reader: Record<string, unknown> = {};
-      try {
-        const parsed = JSON.parse(tenant.readerJson || '{}') as unknown;
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) reader = parsed as Record<string, unknown>;
-      } catch {
-        this.logger.warn({ tenantId }, 'tenant reader settings are not JSON');
-      }
+      const reader = tenant.reader;
       return {
         id: tenant.id,
         name: tenant.name,
@@ -62,7 +56,13 @@ export class GrpcPeers implements Peers {
           concurrency_limit: tenant.features?.concurrencyLimit ?? false,
           chinese_voice: tenant.features?.chineseVoice ?? false,
         },
-        reader,
+        reader: {
+          pdfLayout: reader?.pdfLayout ?? null,
+          tts: reader?.tts ?? false,
+          theme: reader?.theme ?? null,
+          extras: reader?.extras ?? [],
+          customStyles: reader?.customStyles ?? null,
+        },
         exitUrl: tenant.exitUrl,
         twitterUser: tenant.twitterUser,
       };
