@@ -1,0 +1,124 @@
+// Each service killed in turn (SIGKILL) under a small load: only the routes
+// that need it fail, and only as 503 with Retry-After (never a 500, never a
+// reset connection); its routes answer again within 15 s of the service being
+// back; what was written before the kill is still there after it.
+import { uniqueName } from '@folio/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { session, STORE, v2, type ReaderSessionBody } from '../test/reader-helpers.js';
+import { clientIp, sharedLogin, type Tokens } from '../test/client.js';
+import { api, killService, portOpen, SERVICE_PORTS, startLoad, summary, until, type LoadRoute, type Outcome, type ServiceName } from './stack.js';
+
+let ana: Tokens;
+let epub: ReaderSessionBody;
+
+const note = () => ({
+  uuid: uniqueName('chaos-note'),
+  color: 'yellow',
+  totalLength: 10,
+  totalText: 'The keeper',
+  epubLocationStartCfi: 'epubcfi(/6/2[chapter-1]!/4/2,/1:0,/1:10)',
+  epubLocationEndCfi: 'epubcfi(/6/2[chapter-1]!/4/2/1:10)',
+  epubChapter: 'text/chapter-1.xhtml',
+  epubLocationStartChar: '0',
+  epubLocation: ['text/chapter-1.xhtml', 'epubcfi(/6/2[chapter-1]!/4/2,/1:0,/1:10)'],
+});
+
+/**
+ * One route per service family, each named for what it needs. Every request
+ * comes from another client address (198.18.0.0/15, the benchmarking range;
+ * the gateway trusts X-Forwarded-For from loopback outside production), so
+ * the per-IP limit is not what is measured.
+ */
+function routes(): LoadRoute[] {
+  const jwt = ana.access_token;
+  const ip = () => ({ 'x-forwarded-for': `198.18.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}` });
+  return [
+    { name: 'user', send: () => api('GET', '/api/v2/user', { token: jwt, headers: ip() }) },
+    { name: 'help-subjects', send: () => api('GET', '/api/v2/help', { token: jwt, headers: ip() }) },
+    { name: 'library', send: () => api('GET', '/api/v2/library', { token: jwt, headers: { ...v2(1), ...ip() } }) },
+    { name: 'search', send: () => api('GET', '/api/v2/search/store?query=atlas', { token: jwt, headers: { ...v2(1), ...ip() } }) },
+    { name: 'notes', send: () => api('GET', '/api/v2/reader/notes', { token: jwt, headers: { ...v2(1, epub.token), ...ip() } }) },
+    { name: 'settings', send: () => api('GET', '/api/v2/reader/settings/1001', { token: jwt, headers: { ...v2(1), ...ip() } }) },
+    {
+      name: 'translate',
+      send: () =>
+        api('POST', '/api/v1/integrations/google-translate', {
+          headers: { host: STORE[1], 'reader-token': epub.token, ...ip() },
+          body: { text: 'El faro está cerca del mar.', target_lang: 'pt' },
+        }),
+    },
+  ];
+}
+
+/**
+ * The routes a dead service may take down with it (as 503), from the call
+ * graph: every other route must keep answering 200. `recovers` is the route
+ * that shows the service is back.
+ */
+const CASES: Record<ServiceName, { mayFail: string[]; recovers: string }> = {
+  // Store hosts (translate, v1) resolve their tenant through identity when the gateway's cache is cold.
+  identity: { mayFail: ['user', 'help-subjects', 'library', 'search', 'settings', 'translate'], recovers: 'user' },
+  catalog: { mayFail: ['library', 'search', 'settings'], recovers: 'library' },
+  commerce: { mayFail: ['library', 'search', 'settings'], recovers: 'settings' },
+  reader: { mayFail: ['library', 'notes', 'settings', 'translate'], recovers: 'settings' },
+  notes: { mayFail: ['notes'], recovers: 'notes' },
+  integrations: { mayFail: ['translate'], recovers: 'translate' },
+};
+
+describe('a service killed under load', () => {
+  beforeAll(async () => {
+    ana = await sharedLogin('ana@example.com');
+    epub = await session(ana.access_token, 1, 1001);
+  });
+
+  for (const [service, rules] of Object.entries(CASES) as [ServiceName, (typeof CASES)[ServiceName]][]) {
+    it(`when ${service} is killed and comes back, then only its routes fail, as 503 with Retry-After, and they recover within 15 s`, async () => {
+      const load = startLoad(routes());
+      // A note written before the kill must be there after it.
+      const written = await api('POST', '/api/v2/reader/notes', { token: ana.access_token, headers: { ...v2(1, epub.token), ...clientIp() }, body: note() });
+      expect(written.status).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+
+      const killedAt = Date.now();
+      await killService(service);
+      // The supervisor restarts it (1 s backoff, then its start-up).
+      await until(async () => !(await portOpen(SERVICE_PORTS[service])), 5_000, `${service} down`).catch(() => 0);
+      await until(() => portOpen(SERVICE_PORTS[service]), 30_000, `${service} listening again`);
+      const backAt = Date.now();
+      const timeline = () =>
+        `back at +${backAt - killedAt} ms; ${rules.recovers}: ` +
+        load.outcomes.filter((o) => o.route === rules.recovers && o.at >= killedAt).map((o) => `+${o.at - killedAt}:${o.status}`).join(' ');
+      const recoveredIn = await until(
+        async () => {
+          const probe = routes().find((route) => route.name === rules.recovers)!;
+          return (await probe.send()).status === 200;
+        },
+        15_000,
+        `${rules.recovers} answering 200 after ${service} is back`,
+      ).catch(async (error: Error) => {
+        await load.stop();
+        throw new Error(`${error.message} (${timeline()})`);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const outcomes = await load.stop();
+
+      const during = outcomes.filter((outcome) => outcome.at >= killedAt);
+      const table = JSON.stringify(summary(during));
+      const bad = (outcome: Outcome) => outcome.status !== 200 && outcome.status !== 201;
+      // Never a 500 or a broken connection; a failure is a 503 that says when to come back.
+      expect(during.filter((outcome) => outcome.status === 0 || outcome.status >= 500 && outcome.status !== 503), table).toEqual([]);
+      expect(during.filter((outcome) => outcome.status === 503 && !outcome.retryAfter), table).toEqual([]);
+      // Routes that do not need the service never noticed.
+      expect(during.filter((outcome) => bad(outcome) && !rules.mayFail.includes(outcome.route)), table).toEqual([]);
+      // Nothing written before is lost.
+      const listed = await api<{ uuid: string }[]>('GET', '/api/v2/reader/notes', { token: ana.access_token, headers: { ...v2(1, epub.token), ...clientIp() } });
+      expect(listed.body.map((one) => one.uuid)).toContain((written.body as { uuid: string }).uuid);
+      console.info(`${service}: back ${backAt - killedAt} ms after the kill, ${rules.recovers} answered 200 ${recoveredIn} ms after that; ${table}`);
+    });
+  }
+});
+
+afterAll(async () => {
+  // Leave every service up for whatever runs next.
+  for (const port of Object.values(SERVICE_PORTS)) await until(() => portOpen(port), 30_000, `port ${port}`);
+});

@@ -1,0 +1,114 @@
+// Faults on the stack ./dev up started: a service's process killed (its
+// supervisor restarts it, as Kubernetes would), infrastructure restarted with
+// ./dev, and a small load that records what every client saw meanwhile.
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { api } from '../test/client.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const run = promisify(execFile);
+
+export const SERVICE_PORTS = { identity: 50051, catalog: 50052, commerce: 50053, reader: 50054, notes: 50055, integrations: 50056 } as const;
+export type ServiceName = keyof typeof SERVICE_PORTS;
+
+/** The pid of the service's node process: the child of its ./dev supervisor. */
+async function servicePid(name: string): Promise<number> {
+  const supervisor = Number((await readFile(join(ROOT, '.local', 'run', `${name}.pid`), 'utf8')).split('\n')[0]);
+  const { stdout } = await run('pgrep', ['-P', String(supervisor)]);
+  const pid = Number(stdout.trim().split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no process under ${name}'s supervisor ${supervisor}`);
+  return pid;
+}
+
+/** SIGKILL: no drain, no goodbye; the supervisor starts it again after its backoff. Resolves with the killed pid. */
+export async function killService(name: ServiceName): Promise<number> {
+  const pid = await servicePid(name);
+  process.kill(pid, 'SIGKILL');
+  return pid;
+}
+
+export function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Until `probe` is true, checked every 100 ms; the time it took. */
+export async function until(probe: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (await probe().catch(() => false)) return Date.now() - started;
+    await sleep(100);
+  }
+  throw new Error(`${what}: not within ${timeoutMs} ms`);
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `./dev restart <infra>` (redis, rabbitmq, docdb): stops it and starts it again. */
+export async function restartInfra(name: 'redis' | 'rabbitmq' | 'docdb'): Promise<void> {
+  await run(join(ROOT, 'dev'), ['restart', name], { cwd: ROOT, timeout: 120_000 });
+}
+
+export interface Outcome {
+  route: string;
+  at: number;
+  status: number;
+  retryAfter: string | null;
+  /** Transport error instead of an answer (reset, refused). */
+  error?: string;
+}
+
+export interface LoadRoute {
+  name: string;
+  send: () => Promise<{ status: number; headers: Headers }>;
+}
+
+/**
+ * A bounded load: `concurrency` loops, each sending the routes in turn with a
+ * pause between requests, recording every outcome until stopped.
+ */
+export function startLoad(routes: LoadRoute[], { concurrency = 4, pauseMs = 40 } = {}) {
+  const outcomes: Outcome[] = [];
+  let running = true;
+  const loops = Array.from({ length: concurrency }, async (_, loop) => {
+    let turn = loop;
+    while (running) {
+      const route = routes[turn++ % routes.length]!;
+      const at = Date.now();
+      try {
+        const response = await route.send();
+        outcomes.push({ route: route.name, at, status: response.status, retryAfter: response.headers.get('retry-after') });
+      } catch (error) {
+        outcomes.push({ route: route.name, at, status: 0, retryAfter: null, error: String(error) });
+      }
+      await sleep(pauseMs);
+    }
+  });
+  return {
+    outcomes,
+    async stop(): Promise<Outcome[]> {
+      running = false;
+      await Promise.all(loops);
+      return outcomes;
+    },
+  };
+}
+
+/** Counts per route and status, for failure messages. */
+export function summary(outcomes: Outcome[]): Record<string, Record<string, number>> {
+  const table: Record<string, Record<string, number>> = {};
+  for (const outcome of outcomes) {
+    const row = (table[outcome.route] ??= {});
+    const key = outcome.error ? 'error' : String(outcome.status);
+    row[key] = (row[key] ?? 0) + 1;
+  }
+  return table;
+}
+
+export { api };
