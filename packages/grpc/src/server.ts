@@ -6,7 +6,7 @@ import {
   type ServiceDefinition,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import { DomainError, internalReply, toGrpcError } from '@folio/errors';
+import { internalReply, toGrpcError } from '@folio/errors';
 import { runWithContext, type Logger, type RequestContext } from '@folio/logger';
 import { observeGrpcCall } from '@folio/telemetry';
 import { HealthImplementation } from 'grpc-health-check';
@@ -147,19 +147,4 @@ export async function startGrpcServer(options: {
         });
       }),
   };
-}
-
-/**
- * Handlers that refuse every RPC of a drafted contract with UNIMPLEMENTED,
- * so a service can start, report health and be wired before its use cases exist.
- */
-export function unimplementedHandlers<D extends object>(definition: D, arrivesWith: string): ServiceHandlers<D> {
-  return Object.fromEntries(
-    Object.keys(definition).map((method) => [
-      method,
-      async () => {
-        throw new DomainError('UNIMPLEMENTED', `Not implemented yet: arrives with ${arrivesWith}.`);
-      },
-    ]),
-  ) as unknown as ServiceHandlers<D>;
 }

@@ -67,18 +67,21 @@ describe('startAccountEraser', () => {
     expect(erased.find((deletion) => deletion.userId === 42)).toEqual({ userId: 42, email: null });
   });
 
-  it.each([[0], [-3], [1.5], ['7'], [2 ** 53], [null]])('when user_id is %j, then the message is dead-lettered at once and nothing is erased', async (userId) => {
-    const before = erased.length;
-    const event = createEvent(ACCOUNT_DELETED, { user_id: userId });
+  it.each([[0], [-3], [1.5], ['7'], [2 ** 53], [null]])(
+    'when user_id is %j, then the message is dead-lettered at once and nothing is erased',
+    async (userId) => {
+      const before = erased.length;
+      const event = createEvent(ACCOUNT_DELETED, { user_id: userId });
 
-    await broker.publish(config.IDENTITY_EVENTS_EXCHANGE, event);
+      await broker.publish(config.IDENTITY_EVENTS_EXCHANGE, event);
 
-    const dead = await admin.nextMessage(`${queue}.dead`);
-    expect(dead.properties.messageId).toBe(event.id);
-    expect(dead.properties.headers).toMatchObject({
-      [LAST_ERROR_HEADER]: 'account.deleted without a valid user_id (a positive integer)',
-      [FAILED_ATTEMPTS_HEADER]: 1,
-    });
-    expect(erased.length).toBe(before);
-  });
+      const dead = await admin.nextMessage(`${queue}.dead`);
+      expect(dead.properties.messageId).toBe(event.id);
+      expect(dead.properties.headers).toMatchObject({
+        [LAST_ERROR_HEADER]: 'account.deleted without a valid user_id (a positive integer)',
+        [FAILED_ATTEMPTS_HEADER]: 1,
+      });
+      expect(erased.length).toBe(before);
+    },
+  );
 });

@@ -5,10 +5,12 @@ import { enableServiceMetrics, startMetricsServer } from '@folio/telemetry';
 import { startCommerce } from './app.js';
 import { loadCommerceConfig } from './config.js';
 
-const logger = createLogger({ service: 'commerce', level: process.env.LOG_LEVEL ?? 'info' });
+// Until the typed config is read (a bad one is reported at info), then at its LOG_LEVEL.
+let logger = createLogger({ service: 'commerce' });
 
 try {
   const config = loadCommerceConfig();
+  logger = createLogger({ service: 'commerce', level: config.LOG_LEVEL });
   const service = await startCommerce(config, logger);
   enableServiceMetrics('commerce');
   const metrics = await startMetricsServer(); // GET /metrics on METRICS_PORT (9464 when unset)

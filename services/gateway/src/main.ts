@@ -5,8 +5,8 @@ import { enableServiceMetrics, startMetricsServer } from '@folio/telemetry';
 import { startGateway } from './app.js';
 import { loadGatewayConfig } from './config.js';
 
-// Until the config is read, only LOG_LEVEL can say how loud to be.
-const bootLogger = createLogger({ service: 'gateway', level: process.env.LOG_LEVEL ?? 'info' });
+// Until the typed config is read (a bad one is reported at info); then at its LOG_LEVEL.
+const bootLogger = createLogger({ service: 'gateway' });
 
 try {
   const config = loadGatewayConfig();

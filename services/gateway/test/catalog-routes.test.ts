@@ -6,10 +6,10 @@
 // optionals as null, discount only when set, exactly the filter keys catalog
 // set, 204 without a body, errors mapped).
 import { DomainError, invalidArgument, notFound, unavailable } from '@folio/errors';
-import { startGrpcServer, unimplementedHandlers, type GrpcServer, type ServiceHandlers } from '@folio/grpc';
+import { startGrpcServer, type GrpcServer, type ServiceHandlers } from '@folio/grpc';
 import { createLogger } from '@folio/logger';
 import { catalog } from '@folio/proto';
-import { uniqueEmail } from '@folio/testing';
+import { unimplementedHandlers, uniqueEmail } from '@folio/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectNoLeak, fromIp, loginThroughGateway, startStack, type Stack, type Tokens } from './support.js';
 

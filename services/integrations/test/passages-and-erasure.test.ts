@@ -4,11 +4,11 @@
 // fallback when the reader cannot say; and the erasure of a deleted account's
 // AI responses on identity's account.deleted event.
 import amqp from 'amqplib';
-import { startGrpcServer, unimplementedHandlers, type GrpcServer } from '@folio/grpc';
+import { startGrpcServer, type GrpcServer, type ServiceHandlers } from '@folio/grpc';
 import { createLogger } from '@folio/logger';
 import { createEvent } from '@folio/messaging';
 import { reader as readerProto } from '@folio/proto';
-import { testInfra, waitFor } from '@folio/testing';
+import { testInfra, unimplementedHandlers, waitFor } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchQueryOf, windowAround } from '../src/engines/reader-passages.js';
 import { newReader, startTestIntegrations, type TestIntegrations } from './support.js';
@@ -23,30 +23,34 @@ const PAGE_7 = [
 async function startReaderStandIn(withIndex: boolean) {
   const searches: readerProto.SearchIssueTextRequest[] = [];
   const pages: readerProto.ListIssueTextContentRequest[] = [];
+  const handlers: ServiceHandlers<typeof readerProto.ReaderServiceService> = withIndex
+    ? {
+        ...unimplementedHandlers(readerProto.ReaderServiceService, 'never'),
+        async searchIssueText(request: readerProto.SearchIssueTextRequest) {
+          searches.push(request);
+          return { hits: [{ location: 'page_7_section_2', snippet: '<b>lighthouse</b> keeper', queryWords: ['lighthouse'] }] };
+        },
+        async listIssueTextContent(request: readerProto.ListIssueTextContentRequest) {
+          pages.push(request);
+          // Out of order on purpose: the source puts sections in reading order.
+          return {
+            records: [3, 1, 4, 2].map((section) => ({
+              id: section,
+              issueId: request.issueId,
+              page: 7,
+              section,
+              location: `page_7_section_${section}`,
+              text: PAGE_7[section - 1]!,
+            })),
+          };
+        },
+      }
+    : unimplementedHandlers(readerProto.ReaderServiceService, 'a later reader');
   const server: GrpcServer = await startGrpcServer({
     logger: createLogger({ service: 'reader-stand-in', level: 'silent' }),
     port: 0,
     host: '127.0.0.1',
-    services: [
-      {
-        name: 'svc.reader.v1.ReaderService',
-        definition: readerProto.ReaderServiceService,
-        handlers: withIndex
-          ? {
-              ...unimplementedHandlers(readerProto.ReaderServiceService, 'never'),
-              async searchIssueText(request: readerProto.SearchIssueTextRequest) {
-                searches.push(request);
-                return { hits: [{ location: 'page_7_section_2', snippet: '<b>lighthouse</b> keeper', queryWords: ['lighthouse'] }] };
-              },
-              async listIssueTextContent(request: readerProto.ListIssueTextContentRequest) {
-                pages.push(request);
-                // Out of order on purpose: the source puts sections in reading order.
-                return { records: [3, 1, 4, 2].map((section) => ({ id: section, issueId: request.issueId, page: 7, section, location: `page_7_section_${section}`, text: PAGE_7[section - 1]! })) };
-              },
-            }
-          : unimplementedHandlers(readerProto.ReaderServiceService, 'a later reader'),
-      },
-    ],
+    services: [{ name: 'svc.reader.v1.ReaderService', definition: readerProto.ReaderServiceService, handlers }],
   });
   return { address: `127.0.0.1:${server.port}`, searches, pages, stop: () => server.shutdown(1_000) };
 }
@@ -62,7 +66,13 @@ describe('expand with the reader passages', () => {
       const answer = await app.client.runAiAction({ caller: reader.caller(), action: 'expand', text: reader.encrypt(text), lang: 'en' });
       expect(answer.text).toBe(PAGE_7.slice(0, 3).join('\n\n'));
       expect(readerService.searches).toEqual([
-        { readerToken: reader.token, expectedTenantId: 1, search: 'The lighthouse keeper climbed the stairs', api: readerProto.SearchApi.SEARCH_API_V1, issueId: 42 },
+        {
+          readerToken: reader.token,
+          expectedTenantId: 1,
+          search: 'The lighthouse keeper climbed the stairs',
+          api: readerProto.SearchApi.SEARCH_API_V1,
+          issueId: 42,
+        },
       ]);
       expect(readerService.pages).toEqual([{ storeTenantId: 1, issueId: 42, page: 7 }]);
     } finally {
@@ -118,7 +128,10 @@ describe('account erasure', () => {
       const channel = await connection.createConfirmChannel();
       await channel.assertExchange(app.config.IDENTITY_EVENTS_EXCHANGE, 'topic', { durable: true });
       const event = createEvent('account.deleted', { user_id: leaving.caller().userId, email: 'leaving@test.example.com' });
-      channel.publish(app.config.IDENTITY_EVENTS_EXCHANGE, event.type, Buffer.from(JSON.stringify(event)), { persistent: true, contentType: 'application/json' });
+      channel.publish(app.config.IDENTITY_EVENTS_EXCHANGE, event.type, Buffer.from(JSON.stringify(event)), {
+        persistent: true,
+        contentType: 'application/json',
+      });
       await channel.waitForConfirms();
       await channel.close();
     } finally {

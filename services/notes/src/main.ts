@@ -5,10 +5,12 @@ import { enableServiceMetrics, startMetricsServer } from '@folio/telemetry';
 import { startNotes } from './app.js';
 import { loadNotesConfig } from './config.js';
 
-const logger = createLogger({ service: 'notes', level: process.env.LOG_LEVEL ?? 'info' });
+// Until the typed config is read (a bad one is reported at info), then at its LOG_LEVEL.
+let logger = createLogger({ service: 'notes' });
 
 try {
   const config = loadNotesConfig();
+  logger = createLogger({ service: 'notes', level: config.LOG_LEVEL });
   const service = await startNotes(config, logger);
   enableServiceMetrics('notes');
   const metrics = await startMetricsServer(); // GET /metrics on METRICS_PORT (9464 when unset)

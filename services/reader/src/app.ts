@@ -106,7 +106,8 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     await kosyncStore.ensureIndexes();
     const kosync = new KosyncProgress({ kosync: kosyncStore, manifests: store.manifests, positions: store.positions, readingPositions: positions, logger });
 
-    const media = await startMediaServer({ storage, urls, logger, coverKeyOf: (issueId) => store.manifests.coverKeyOf(issueId) }, config.MEDIA_PORT, config.MEDIA_HOST);
+    const coverKeyOf = (issueId: number) => store.manifests.coverKeyOf(issueId);
+    const media = await startMediaServer({ storage, urls, logger, coverKeyOf }, config.MEDIA_PORT, config.MEDIA_HOST);
     teardown.add(() => media.close());
 
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'reader' });
@@ -124,7 +125,11 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       logger,
       port: config.GRPC_PORT,
       services: [
-        { name: SERVICE_NAME, definition: reader.ReaderServiceService, handlers: readerHandlers({ sessions, settings, positions, downloads, search, publications }) },
+        {
+          name: SERVICE_NAME,
+          definition: reader.ReaderServiceService,
+          handlers: readerHandlers({ sessions, settings, positions, downloads, search, publications }),
+        },
         { name: SYNC_SERVICE_NAME, definition: readerSync.ReaderSyncServiceService, handlers: readerSyncHandlers({ files, kosync }) },
       ],
     });

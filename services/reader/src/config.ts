@@ -32,7 +32,10 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     /** Granted access decisions are reused this long at most (dropped sooner by commerce's access.changed; refusals are never cached); 0: off. */
     ACCESS_CACHE_TTL_MS: env.int(30_000).pipe(z.number().min(0)),
     ACCESS_CACHE_MAX_ENTRIES: env.int(200_000).pipe(z.number().min(100)),
-    /** A user's reading positions are kept in memory this long at most (dropped sooner by this replica's writes and every replica's positions.changed); 0: off. */
+    /**
+     * A user's reading positions are kept in memory this long at most (dropped sooner by this
+     * replica's writes and every replica's positions.changed); 0: off.
+     */
     POSITION_CACHE_TTL_MS: env.int(60_000).pipe(z.number().min(0)),
     POSITION_CACHE_MAX_USERS: env.int(50_000).pipe(z.number().min(100)),
     /** Manifests are kept in memory this long at most (an ingest by another process, such as the seed, shows after it); 0: off. */

@@ -5,10 +5,12 @@ import { enableServiceMetrics, startMetricsServer } from '@folio/telemetry';
 import { startReader } from './app.js';
 import { loadReaderConfig } from './config.js';
 
-const logger = createLogger({ service: 'reader', level: process.env.LOG_LEVEL ?? 'info' });
+// Until the typed config is read (a bad one is reported at info), then at its LOG_LEVEL.
+let logger = createLogger({ service: 'reader' });
 
 try {
   const config = loadReaderConfig();
+  logger = createLogger({ service: 'reader', level: config.LOG_LEVEL });
   const service = await startReader(config, logger);
   enableServiceMetrics('reader');
   const metrics = await startMetricsServer(); // GET /metrics on METRICS_PORT (9464 when unset)

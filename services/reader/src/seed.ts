@@ -154,9 +154,14 @@ async function filesPresent(storage: ContentStorage, manifest: ManifestDoc): Pro
   // Ingested before e-reader files were kept (the PDF itself, KOReader's document hash): build again.
   if ((manifest.type === 'epub' || manifest.type === 'pdf') && !manifest.document_hash) return false;
   if (manifest.type === 'pdf' && !manifest.pdf?.file_key) return false;
-  const keys = [manifest.cover_key, manifest.epub?.file_key, manifest.pdf?.file_key, manifest.pdf?.pages.at(-1)?.key, manifest.audio?.tracks.at(-1)?.key, manifest.text_index_key].filter(
-    (key): key is string => typeof key === 'string',
-  );
+  const keys = [
+    manifest.cover_key,
+    manifest.epub?.file_key,
+    manifest.pdf?.file_key,
+    manifest.pdf?.pages.at(-1)?.key,
+    manifest.audio?.tracks.at(-1)?.key,
+    manifest.text_index_key,
+  ].filter((key): key is string => typeof key === 'string');
   for (const key of keys) if (!(await storage.stat(key))) return false;
   return true;
 }

@@ -38,7 +38,13 @@ describe('annotation export (running stack)', () => {
   beforeAll(async () => {
     user = await loginByEmail(uniqueEmail('export'));
     [full, preview] = await Promise.all([session(user.access_token, 1, 1003), session(user.access_token, 1, 1001, { preview: true })]);
-    const note = (text: string, extra: Record<string, unknown> = {}) => ({ uuid: uniqueName('n'), color: 'yellow', totalLength: text.length, totalText: text, ...extra });
+    const note = (text: string, extra: Record<string, unknown> = {}) => ({
+      uuid: uniqueName('n'),
+      color: 'yellow',
+      totalLength: text.length,
+      totalText: text,
+      ...extra,
+    });
     const post = async (key: string, path: string, headers: Record<string, string>, body: unknown, token?: string) => {
       const response = await api('POST', path, { token, headers, body });
       if (response.status !== 201) throw new Error(`setup note ${key} answered ${response.status}: ${response.text}`);
@@ -57,7 +63,12 @@ describe('annotation export (running stack)', () => {
       user.access_token,
     );
     await post('pdf', '/api/v2/reader/notes', v2(1, full.token), note(texts.pdf, { startPage: 3, startPageStartOffset: 40, endPage: 3 }), user.access_token);
-    await post('v1', '/api/v1/notes', { host: STORE[1], 'reader-token': full.token }, note(texts.v1, { annotationText: 'from v1', epubLocation: 'epubcfi(/6/4!/4/2/1:0)' }));
+    await post(
+      'v1',
+      '/api/v1/notes',
+      { host: STORE[1], 'reader-token': full.token },
+      note(texts.v1, { annotationText: 'from v1', epubLocation: 'epubcfi(/6/4!/4/2/1:0)' }),
+    );
     await post('multiline', '/api/v2/reader/notes', v2(1, full.token), note(texts.multiline), user.access_token);
   });
 
@@ -76,7 +87,11 @@ describe('annotation export (running stack)', () => {
     expect(collection).toMatchObject({ type: 'AnnotationCollection', total: 4 });
 
     const byId = new Map(collection.first.items.map((item) => [item.id, item]));
-    expect([...byId.keys()].sort()).toEqual(Object.values(created).map((note) => `urn:folio:note:${note.id}`).sort());
+    expect([...byId.keys()].sort()).toEqual(
+      Object.values(created)
+        .map((note) => `urn:folio:note:${note.id}`)
+        .sort(),
+    );
     const epub = byId.get(`urn:folio:note:${created.epub!.id}`)!;
     expect(epub).toMatchObject({
       type: 'Annotation',

@@ -58,7 +58,7 @@ export async function api<T = any>(
     request.end();
   });
   const text = response.bytes.toString('utf8');
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

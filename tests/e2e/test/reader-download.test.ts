@@ -2,8 +2,7 @@
 // spec, file locations by content type, `access_expires_at` from the grant
 // (ana's gift of 1009 ends 2031-06-30 23:59:59) and content URLs that never
 // outlive it; the files download through the gateway and open.
-// Needs catalog's GetIssue (issue metadata); until catalog implements it the
-// reader answers what catalog answers (501/503) and these tests fail.
+// The metadata comes from catalog's GetIssue: these tests need catalog up.
 import { uniqueEmail } from '@folio/testing';
 import JSZip from 'jszip';
 import { parseBuffer } from 'music-metadata';

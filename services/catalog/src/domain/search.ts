@@ -98,7 +98,9 @@ export class Search {
     if (terms.length > 0 && tenantIds.some((id) => view.tenant(id))) {
       const content = await access.accessible(tenantIds, request.userId);
       // One ranking across tenants: scores of every tenant's index are comparable.
-      for (const tenantId of tenantIds) view.tenant(tenantId)?.index.search(terms, { prefixLast: prefixLast(terms), accept: readableIn(content, tenantId) }, hits);
+      for (const tenantId of tenantIds) {
+        view.tenant(tenantId)?.index.search(terms, { prefixLast: prefixLast(terms), accept: readableIn(content, tenantId) }, hits);
+      }
     }
     const items = pageSlice(hits.sorted(), page, SEARCH_PAGE_SIZE).map((hit) => ({ issue: hit.doc }));
     return { disabled: false, section: searchSection(text, lang, items, hits.total, page) };

@@ -1,7 +1,8 @@
 // A transparent spy in front of the real commerce service: it forwards
 // BatchGetAccess and ListAccessibleIssues unchanged and counts them, so tests
 // can check that catalog makes one commerce call per request, not one per item.
-import { createPromiseClient, startGrpcServer, unimplementedHandlers, type ServiceHandlers } from '@folio/grpc';
+import { createPromiseClient, startGrpcServer, type ServiceHandlers } from '@folio/grpc';
+import { unimplementedHandlers } from '@folio/testing';
 import { createLogger } from '@folio/logger';
 import { commerce } from '@folio/proto';
 

@@ -3,7 +3,8 @@
 // pages them. The real reader stores a position only for content it has built
 // (EPUB, PDF page images, audio tracks), which these tests do not need; every
 // other RPC answers UNIMPLEMENTED.
-import { startGrpcServer, unimplementedHandlers, type ServiceHandlers } from '@folio/grpc';
+import { startGrpcServer, type ServiceHandlers } from '@folio/grpc';
+import { unimplementedHandlers } from '@folio/testing';
 import { createLogger } from '@folio/logger';
 import { reader } from '@folio/proto';
 

@@ -68,7 +68,9 @@ export function priceIn(offer: OfferDoc, currency: string, now: Date): PriceView
   return {
     currency: wanted,
     amount: price.amount,
-    discount: running ? { amount: discount.amount, percentage: discount.percentage ?? null, endsAt: discount.ends_at ? new Date(discount.ends_at) : null } : null,
+    discount: running
+      ? { amount: discount.amount, percentage: discount.percentage ?? null, endsAt: discount.ends_at ? new Date(discount.ends_at) : null }
+      : null,
   };
 }
 

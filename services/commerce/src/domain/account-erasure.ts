@@ -36,7 +36,15 @@ export class AccountEraser {
       { id: derivedEventId(`account-erasure:${request.userId}`, ACCESS_CHANGED) },
     );
     this.logger.info(
-      { user_id: request.userId, web_sessions: sessions, carts, subscriptions, grants_deleted: grants.deleted, grants_anonymized: grants.anonymized, orders_anonymized: orders },
+      {
+        user_id: request.userId,
+        web_sessions: sessions,
+        carts,
+        subscriptions,
+        grants_deleted: grants.deleted,
+        grants_anonymized: grants.anonymized,
+        orders_anonymized: orders,
+      },
       'account erased from commerce',
     );
   }

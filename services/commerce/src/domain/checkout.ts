@@ -324,7 +324,13 @@ export class Checkout {
     tenant: TenantInfo,
     session: WebSessionDoc,
     cart: CartDoc | null,
-    options: { lang: string; openForm: boolean; notice?: CheckoutNotice | null; fieldErrors?: Record<string, PaymentFieldErrorKey>; values?: Record<string, string> },
+    options: {
+      lang: string;
+      openForm: boolean;
+      notice?: CheckoutNotice | null;
+      fieldErrors?: Record<string, PaymentFieldErrorKey>;
+      values?: Record<string, string>;
+    },
   ): Promise<CheckoutPage> {
     const lines = cart && cart.items.length ? await this.linesOf(tenant, session, cart) : [];
     const buyable = lines.filter((line) => line.state === 'buyable');

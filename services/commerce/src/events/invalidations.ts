@@ -9,7 +9,12 @@ export interface TenantCache {
   forget(tenantId?: number): void;
 }
 
-export function subscribeTenantUpdates(deps: { broker: Broker; identityExchange: string; tenants: TenantCache; logger: Logger }): Promise<BroadcastSubscription> {
+export function subscribeTenantUpdates(deps: {
+  broker: Broker;
+  identityExchange: string;
+  tenants: TenantCache;
+  logger: Logger;
+}): Promise<BroadcastSubscription> {
   const { broker, identityExchange, tenants, logger } = deps;
   return subscribeBroadcast(broker, {
     exchange: identityExchange,

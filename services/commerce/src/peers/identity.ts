@@ -55,7 +55,9 @@ export class IdentityTenants implements Tenants {
   /** The tenant changed (or, without an id, any may have): the next read asks identity, the old copy stays for outages. */
   forget(tenantId?: number): void {
     this.generation += 1;
-    for (const [id, entry] of this.cache) if (tenantId === undefined || id === tenantId) this.cache.set(id, { value: entry.value, at: Number.NEGATIVE_INFINITY });
+    for (const [id, entry] of this.cache) {
+      if (tenantId === undefined || id === tenantId) this.cache.set(id, { value: entry.value, at: Number.NEGATIVE_INFINITY });
+    }
     if (tenantId === undefined) this.pending.clear();
     else this.pending.delete(tenantId);
   }

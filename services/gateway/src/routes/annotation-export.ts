@@ -45,11 +45,13 @@ export interface ExportContext {
 
 const issueKey = (tenantId: number, issueId: number) => `${tenantId}:${issueId}`;
 const storeName = (context: ExportContext, tenantId: number) => context.stores.get(tenantId) ?? `Store ${tenantId}`;
-const issueTitle = (context: ExportContext, tenantId: number, issueId: number) =>
-  context.issues.get(issueKey(tenantId, issueId)) ?? `Issue ${issueId}`;
+const issueTitle = (context: ExportContext, tenantId: number, issueId: number) => context.issues.get(issueKey(tenantId, issueId)) ?? `Issue ${issueId}`;
 
 /** The notes, their stores' names and their issues' titles: one ListUserNotes, then one lookup per store. */
-export async function loadExport(services: Pick<Services, 'notes' | 'tenants' | 'catalog'>, userId: number): Promise<{ notes: ExportedNote[]; context: ExportContext }> {
+export async function loadExport(
+  services: Pick<Services, 'notes' | 'tenants' | 'catalog'>,
+  userId: number,
+): Promise<{ notes: ExportedNote[]; context: ExportContext }> {
   const response = await services.notes.listUserNotes({ userId });
   const exported = response.notes.map((entry) => {
     if (!entry.note) throw new DomainError('INTERNAL', 'notes answered a user note without its note');
@@ -65,10 +67,7 @@ export async function loadExport(services: Pick<Services, 'notes' | 'tenants' | 
   const issues = new Map<string, string>();
   await Promise.all(
     [...issuesByTenant].map(async ([tenantId, ids]) => {
-      const [tenant, summaries] = await Promise.all([
-        services.tenants.byTenantId(tenantId),
-        services.catalog.batchGetIssues({ tenantId, issueIds: [...ids] }),
-      ]);
+      const [tenant, summaries] = await Promise.all([services.tenants.byTenantId(tenantId), services.catalog.batchGetIssues({ tenantId, issueIds: [...ids] })]);
       if (tenant) stores.set(tenantId, tenant.name);
       for (const issue of summaries.issues) issues.set(issueKey(tenantId, issue.id), issue.name);
     }),
@@ -133,7 +132,11 @@ function selectorsOf(note: notes.Note): z.output<typeof Selector>[] {
   else if (note.startPage !== undefined) {
     const page = (value: number) => ({ type: 'FragmentSelector' as const, conformsTo: PDF_FRAGMENT, value: `page=${value}` });
     const end = note.endPage;
-    selectors.push(end !== undefined && end !== note.startPage ? { type: 'RangeSelector', startSelector: page(note.startPage), endSelector: page(end) } : page(note.startPage));
+    selectors.push(
+      end !== undefined && end !== note.startPage
+        ? { type: 'RangeSelector', startSelector: page(note.startPage), endSelector: page(end) }
+        : page(note.startPage),
+    );
   }
   return selectors;
 }
@@ -172,7 +175,11 @@ export function toW3c(exported: ExportedNote[], context: ExportContext, email: s
 // ------------------------------------------------------------ Markdown --
 
 /** One line of text, safe as a Markdown heading. */
-const heading = (text: string) => text.replace(/\s+/g, ' ').replace(/([\\`*_[\]#<>])/g, '\\$1').trim();
+const heading = (text: string) =>
+  text
+    .replace(/\s+/g, ' ')
+    .replace(/([\\`*_[\]#<>])/g, '\\$1')
+    .trim();
 /** A block quote of any text, every line quoted. */
 const quote = (text: string) =>
   text

@@ -162,7 +162,8 @@ function aiRoutes({ version, path }: Where): Route[] {
       errors: { 422: 'Unknown action, text over a limit or not decryptable', 503: 'The AI provider failed or is unavailable (Retry-After)' },
       handler: async (context) => {
         const { body, services } = context;
-        const result = await services.integrations.runAiAction({ caller: await callerOf(version, context), action: body.action, text: body.text, lang: body.lang });
+        const caller = await callerOf(version, context);
+        const result = await services.integrations.runAiAction({ caller, action: body.action, text: body.text, lang: body.lang });
         return { status: 200, body: { uuid: result.uuid, text: result.text, language: result.language } };
       },
     }),

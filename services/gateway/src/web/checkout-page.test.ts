@@ -6,7 +6,14 @@ const { CheckoutPageKind: Kind, CheckoutNotice: Notice, CheckoutLineState: LineS
 
 const fields: commerce.PaymentField[] = [
   { name: 'cardholder_name', label: Label.PAYMENT_FIELD_LABEL_CARDHOLDER_NAME, autocomplete: 'cc-name', inputmode: 'text', maxlength: 100 },
-  { name: 'card_number', label: Label.PAYMENT_FIELD_LABEL_CARD_NUMBER, autocomplete: 'cc-number', inputmode: 'numeric', placeholder: '4242 4242 4242 4242', maxlength: 23 },
+  {
+    name: 'card_number',
+    label: Label.PAYMENT_FIELD_LABEL_CARD_NUMBER,
+    autocomplete: 'cc-number',
+    inputmode: 'numeric',
+    placeholder: '4242 4242 4242 4242',
+    maxlength: 23,
+  },
 ];
 
 const page = (overrides: Partial<commerce.CheckoutPage> = {}): commerce.CheckoutPage => ({
@@ -70,9 +77,17 @@ describe('the checkout page rendered by the gateway', () => {
   });
 
   it('when the page is in Spanish for an Argentinian store, then texts and money follow language and country', () => {
-    const lines = [{ issueId: 2002, name: 'Revista Pampa N° 12', state: LineState.CHECKOUT_LINE_STATE_BUYABLE, price: { currency: 'ARS', listAmount: 1200, amount: 900 } }];
+    const lines = [
+      { issueId: 2002, name: 'Revista Pampa N° 12', state: LineState.CHECKOUT_LINE_STATE_BUYABLE, price: { currency: 'ARS', listAmount: 1200, amount: 900 } },
+    ];
     const rendered = renderCheckoutPage(
-      page({ store: { name: 'Editorial Sur', lang: 'es', countryCode: 'AR' }, lang: 'es', lines, total: { currency: 'ARS', amount: 900 }, returnScheme: 'editorialsur://' }),
+      page({
+        store: { name: 'Editorial Sur', lang: 'es', countryCode: 'AR' },
+        lang: 'es',
+        lines,
+        total: { currency: 'ARS', amount: 900 },
+        returnScheme: 'editorialsur://',
+      }),
       false,
     );
     expect(rendered.html).toContain('Pagar con tarjeta');

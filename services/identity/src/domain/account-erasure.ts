@@ -34,7 +34,15 @@ export class AccountEraser {
     if (email) await store.loginCodes.deleteFor(email);
     const userDeleted = await store.users.delete(request.userId);
     this.logger.info(
-      { user_id: request.userId, sessions, refresh_tokens: refreshTokens, device_keys: deviceKeys, memberships, push_registrations: pushRegistrations, user_deleted: userDeleted },
+      {
+        user_id: request.userId,
+        sessions,
+        refresh_tokens: refreshTokens,
+        device_keys: deviceKeys,
+        memberships,
+        push_registrations: pushRegistrations,
+        user_deleted: userDeleted,
+      },
       'account erased',
     );
     await this.events.publish<AccountDeletedPayload>(

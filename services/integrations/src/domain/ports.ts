@@ -67,7 +67,10 @@ export interface AiEngine {
 
 /** Passages of an issue's text around a selection (the reader's text index). */
 export interface PassageSource {
-  around(request: { tenantId: number; userId: number; issueId: number; readerToken: string; text: string; maxPassages: number }, options?: CallOptions): Promise<string[]>;
+  around(
+    request: { tenantId: number; userId: number; issueId: number; readerToken: string; text: string; maxPassages: number },
+    options?: CallOptions,
+  ): Promise<string[]>;
 }
 
 /** Binary cache of synthesized speech; a failing cache is a miss, never an error. */

@@ -11,7 +11,12 @@ export class ProviderHttpError extends Error {
   }
 }
 
-export async function postJson(provider: string, url: string, body: unknown, options: { headers?: Record<string, string>; signal?: AbortSignal | undefined }): Promise<Response> {
+export async function postJson(
+  provider: string,
+  url: string,
+  body: unknown,
+  options: { headers?: Record<string, string>; signal?: AbortSignal | undefined },
+): Promise<Response> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', ...options.headers },

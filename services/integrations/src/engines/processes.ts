@@ -33,6 +33,8 @@ export function runPipeline(commands: Command[], input: string | Buffer, options
 
   return new Promise<Buffer>((resolve, reject) => {
     const children = commands.map((command) =>
+      // The tools inherit the process environment as it is (PATH, locale data paths): nothing here is read as config.
+      // eslint-disable-next-line no-restricted-properties
       spawn(command.bin, command.args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: { ...process.env, LC_ALL: 'C.UTF-8' } }),
     );
     const output: Buffer[] = [];

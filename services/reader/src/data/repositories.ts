@@ -30,7 +30,8 @@ export class ManifestRepository {
   async find(tenantId: number, issueId: number): Promise<ManifestDoc | null> {
     const summary = await this.findSummary(tenantId, issueId);
     if (!summary) return null;
-    const structure = await readThroughCache(this.cache?.structures, summary._id, () => this.structures.findOne({ _id: summary._id }).lean<StructureDoc>().exec());
+    const loadStructure = () => this.structures.findOne({ _id: summary._id }).lean<StructureDoc>().exec();
+    const structure = await readThroughCache(this.cache?.structures, summary._id, loadStructure);
     return { ...summary, epub: structure?.epub ?? null, pdf: structure?.pdf ?? null, audio: structure?.audio ?? null };
   }
 
@@ -279,7 +280,10 @@ async function readThroughCache<K, V>(cache: ReferenceCache<K, V> | undefined, k
 }
 
 /** The service's caches (seeds and tools read the store). */
-export async function openReaderStore(connection: Connection, caches: { positions?: UserPositionsCache; manifests?: ManifestCache } = {}): Promise<ReaderStore> {
+export async function openReaderStore(
+  connection: Connection,
+  caches: { positions?: UserPositionsCache; manifests?: ManifestCache } = {},
+): Promise<ReaderStore> {
   const models = readerModels(connection);
   await ensureIndexes(connection);
   return {

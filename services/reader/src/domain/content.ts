@@ -111,7 +111,9 @@ export class ContentLinks {
     return {
       epub: manifest.epub ? sign(manifest.epub.file_key) : null,
       pages: manifest.pdf ? manifest.pdf.pages.map((page) => sign(page.key)) : null,
-      tracks: manifest.audio ? manifest.audio.tracks.map((track) => ({ title: track.title, url: sign(track.key), duration: Math.round(track.duration) })) : null,
+      tracks: manifest.audio
+        ? manifest.audio.tracks.map((track) => ({ title: track.title, url: sign(track.key), duration: Math.round(track.duration) }))
+        : null,
     };
   }
 

@@ -84,7 +84,13 @@ export class ReaderSessions {
   }
 
   /** POST {store}/api/v1/sessions: the settings token of GetReaderSettings for a session. */
-  async exchangeV1(input: { storeTenantId: number; token: string; reader?: string | undefined; engineHost?: string | undefined; preview?: boolean | undefined }): Promise<OpenedSession> {
+  async exchangeV1(input: {
+    storeTenantId: number;
+    token: string;
+    reader?: string | undefined;
+    engineHost?: string | undefined;
+    preview?: boolean | undefined;
+  }): Promise<OpenedSession> {
     const claims = await this.deps.tokens.verifySettingsToken(input.token);
     if (claims.tenantId !== input.storeTenantId) throw permissionDenied('The token was issued for another store.');
     const manifest = await this.readableManifest(claims.tenantId, claims.issueId);

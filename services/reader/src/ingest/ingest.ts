@@ -173,7 +173,14 @@ export async function ingestIssue(deps: IngestDeps, input: IngestInput): Promise
 /** An issue without readable content (physical): a manifest that says so, and its cover. */
 export async function registerPhysicalIssue(
   deps: IngestDeps,
-  input: { tenantId: number; issueId: number; title: string; author?: string | null; coverColors?: { primary: string; secondary: string } | null; sourceHash?: string | null },
+  input: {
+    tenantId: number;
+    issueId: number;
+    title: string;
+    author?: string | null;
+    coverColors?: { primary: string; secondary: string } | null;
+    sourceHash?: string | null;
+  },
 ): Promise<ManifestDoc> {
   assertIds(input.tenantId, input.issueId);
   await deps.storage.deletePrefix(keys.folder(input.tenantId, input.issueId));

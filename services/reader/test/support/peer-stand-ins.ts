@@ -1,13 +1,20 @@
-// STAND-IN for catalog, which is being built concurrently by another engineer
-// (its service still answers UNIMPLEMENTED). A real gRPC server implementing
-// only what reader (and commerce's checkout) call, from the demo dataset:
-// GetIssue (NOT_FOUND outside the tenant) and GetFavorite (the `favorites` set
-// below, as `<user>:<issue>`). Replace it with the real catalog once it
-// implements these RPCs. Commerce is the real service (see stack.ts).
+// A STAND-IN for catalog in reader's component tests: the real catalog needs
+// its own database, index and peers (commerce, identity, reader itself), more
+// than these tests are about. A real gRPC server answering the two RPCs reader
+// (and commerce's checkout) call, from the demo dataset, the way catalog does:
+// GetIssue (NOT_FOUND outside the tenant; the cover URL by catalog's rule, the
+// dataset's `cover_url` or its COVER_URL_TEMPLATE) and GetFavorite (the
+// `favorites` set below, as `<user>:<issue>`); every other RPC answers
+// UNIMPLEMENTED, so a new call from reader shows up as a failing test.
+// Commerce and identity are the real services (see stack.ts).
 import { DomainError } from '@folio/errors';
-import { startGrpcServer, unimplementedHandlers, type GrpcServer, type ServiceHandlers } from '@folio/grpc';
+import { startGrpcServer, type GrpcServer, type ServiceHandlers } from '@folio/grpc';
 import { createLogger } from '@folio/logger';
 import { catalog } from '@folio/proto';
+import { unimplementedHandlers } from '@folio/testing';
+
+/** catalog's COVER_URL_TEMPLATE default (services/catalog/src/config.ts). */
+const CATALOG_COVER_URL_TEMPLATE = 'http://127.0.0.1:8080/media/covers/{issue_id}.svg';
 
 export interface Dataset {
   issues: {
@@ -25,6 +32,7 @@ export interface Dataset {
     number_of_pages: number | null;
     description: string;
     tags: { author: string[]; keyword: string[]; edition: string[] };
+    cover_url?: string | null;
   }[];
 }
 
@@ -35,7 +43,8 @@ export interface StandIns {
   stop(): Promise<void>;
 }
 
-export async function startCatalogStandIn(dataset: Dataset): Promise<StandIns> {
+export async function startCatalogStandIn(dataset: Dataset, options: { coverUrlTemplate?: string } = {}): Promise<StandIns> {
+  const coverUrlTemplate = options.coverUrlTemplate ?? CATALOG_COVER_URL_TEMPLATE;
   const logger = createLogger({ service: 'stand-in', level: 'silent' });
   const issueIn = (tenantId: number, issueId: number) => dataset.issues.find((issue) => issue.id === issueId && issue.tenant_id === tenantId);
   const favorites = new Set<string>();
@@ -50,7 +59,7 @@ export async function startCatalogStandIn(dataset: Dataset): Promise<StandIns> {
         tenantId: issue.tenant_id,
         name: issue.name,
         slug: issue.slug,
-        coverUrl: `http://127.0.0.1:8080/media/covers/${issue.id}.svg`,
+        coverUrl: issue.cover_url ?? coverUrlTemplate.replace('{issue_id}', String(issue.id)).replace('{tenant_id}', String(issue.tenant_id)),
         publishedAt: issue.published_at,
         type: issue.type,
         description: issue.description,
@@ -67,7 +76,7 @@ export async function startCatalogStandIn(dataset: Dataset): Promise<StandIns> {
     };
   };
   const catalogHandlers: CatalogHandlers = {
-    ...unimplementedHandlers(catalog.CatalogServiceService, 'the catalog service'),
+    ...unimplementedHandlers(catalog.CatalogServiceService, 'the real catalog service (not in this stand-in)'),
     getIssue,
     getFavorite: async ({ userId, issueId }) => ({ isFavorite: favorites.has(`${userId}:${issueId}`) }),
   };
