@@ -5,6 +5,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loginCodeFrom, waitForEmail } from '@folio/testing';
+import { recordExchange } from './contract-recorder.js';
 
 export const GATEWAY_URL = process.env.E2E_GATEWAY_URL ?? 'http://127.0.0.1:8080';
 
@@ -58,6 +59,7 @@ export async function api<T = any>(
     request.end();
   });
   const text = response.bytes.toString('utf8');
+  recordExchange(method, url.pathname, response.status, response.headers.get('content-type'), text);
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
