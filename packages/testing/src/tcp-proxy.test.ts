@@ -10,9 +10,7 @@ function echoServer() {
     socket.pipe(socket);
   });
   return new Promise<{ port: number; received: string[]; close: () => void }>((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ port: (server.address() as { port: number }).port, received, close: () => server.close() }),
-    ),
+    server.listen(0, '127.0.0.1', () => resolve({ port: (server.address() as { port: number }).port, received, close: () => server.close() })),
   );
 }
 
