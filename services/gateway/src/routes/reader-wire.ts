@@ -52,7 +52,8 @@ export function sessionContentToWire(content: reader.SessionContent | undefined,
     articles: pdf ? [] : null,
     spine: epub ? epub.spine.map(({ href, idref }) => ({ href, idref })) : null,
     total_words: epub ? epub.totalWords : null,
-    tracks: audio ? audio.tracks.map((track) => ({ title: track.title, url: nullable(track.url) as string, duration: track.duration })) : null,
+    // A live session's tracks are signed; the stored record drops the URLs (storedSessionToWire).
+    tracks: audio ? audio.tracks.map((track) => ({ title: track.title, url: track.url ?? '', duration: track.duration })) : null,
   };
 }
 
