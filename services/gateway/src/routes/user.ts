@@ -105,8 +105,8 @@ export const userRoutes = [
     query: z.object({ format: z.enum(EXPORT_FORMATS).meta({ description: '`w3c` (JSON-LD) or `markdown`' }) }),
     responses: {
       200: {
-        description: 'The export: JSON-LD for `w3c`, Markdown for `markdown`',
-        content: { [W3C_CONTENT_TYPE]: W3cAnnotationCollection, [MARKDOWN_CONTENT_TYPE]: z.string() },
+        description: 'The export: JSON-LD for `w3c` (profile `http://www.w3.org/ns/anno.jsonld`), Markdown (UTF-8) for `markdown`',
+        content: { 'application/ld+json': W3cAnnotationCollection, 'text/markdown': z.string() },
         headers: { 'Content-Disposition': { description: 'attachment; filename="annotations.jsonld" or "annotations.md"', schema: { type: 'string' } } },
       },
     },
