@@ -388,6 +388,18 @@ describe('publication manifest (Readium)', () => {
     expect(publication).toMatchObject({ type: reader.PublicationType.PUBLICATION_TYPE_PDF, preview: true });
     expect(publication!.readingOrder).toHaveLength(1);
     expect(publication!.readingOrder[0]).toMatchObject({ type: 'image/png', width: 600 });
+    // A preview never links the whole PDF.
+    expect(publication!.links).toEqual([]);
+  });
+
+  it('when a reader of a PDF asks, then the PDF file itself is an alternate link beside the page images', async () => {
+    const { publication } = await manifest(USERS.bruno, 1007);
+    expect(publication!.readingOrder).toHaveLength(2);
+    const alternate = publication!.links.find((link) => link.rel.includes('alternate'));
+    expect(alternate?.type).toBe('application/pdf');
+    const file = await fetchBuffer(alternate!.href);
+    expect(file.status).toBe(200);
+    expect(file.data.subarray(0, 5).toString()).toBe('%PDF-');
   });
 
   it('when an audiobook is asked, then its tracks carry durations that add up to the publication', async () => {

@@ -7,7 +7,8 @@
 // By content type: EPUB chapters are read file by file from the package
 // (signed package paths, so the relative links inside a chapter resolve; the
 // whole package is an alternate link); PDF pages are the page images, in
-// order, with their sizes (the Divina profile); audiobook tracks carry their
+// order, with their sizes (the Divina profile), and the PDF file itself as an
+// alternate where it was kept at ingest; audiobook tracks carry their
 // durations and media types.
 import type { ManifestDoc } from '../data/schemas.js';
 import { mediaTypeOf } from '../media/types.js';
@@ -127,7 +128,11 @@ export class Publications {
         toc: manifest.pdf.toc
           .filter((entry) => entry.page >= 1 && entry.page <= pages.length)
           .map((entry) => ({ ...links[entry.page - 1]!, title: entry.title })),
-        links: [],
+        // The PDF itself where it was kept at ingest; never for a preview, which is its first pages only.
+        links:
+          limit === null && manifest.pdf.file_key
+            ? [{ href: content.signed(manifest.pdf.file_key, notAfter), type: 'application/pdf', rel: ['alternate'] }]
+            : [],
       };
     }
     const tracks = manifest.audio ? (limit === null ? manifest.audio.tracks : manifest.audio.tracks.slice(0, limit)) : [];
