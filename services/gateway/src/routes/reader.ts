@@ -84,8 +84,9 @@ export const readerRoutes = [
     summary: 'The issue as a Readium Web Publication Manifest',
     description:
       'For Readium-based readers (Thorium, the Readium toolkits): `readingOrder` holds the EPUB chapters (served one by one from the package), ' +
-      'the PDF page images with their sizes, or the audio tracks with duration and media type; `toc`, `resources` (the cover) and, for EPUB, the whole ' +
-      'package as an `alternate` link. Access as for `POST /api/v2/reader/{issue_id}/sessions`: `preview=true` gives the tenant preview share to anyone; ' +
+      'the PDF page images with their sizes, or the audio tracks with duration and media type; `toc`, `resources` (the cover) and the whole ' +
+      'EPUB package (a preview: the preview package) or PDF file (not in a preview) as an `alternate` link. ' +
+      'Access as for `POST /api/v2/reader/{issue_id}/sessions`: `preview=true` gives the tenant preview share to anyone; ' +
       'otherwise 403 without access. Links are signed and expire no later than the access.',
     auth: 'jwt',
     tenant: 'single',

@@ -313,7 +313,9 @@ export const WebPublication = z
         duration: z.number().optional(),
       })
       .meta({ description: 'Readium metadata' }),
-    links: z.array(PublicationLink).meta({ description: '`self`, and for EPUB the whole package (`alternate`)' }),
+    links: z.array(PublicationLink).meta({
+      description: '`self`, and as `alternate` the EPUB package (a preview: its preview package) or the PDF file (not in a preview)',
+    }),
     readingOrder: z.array(PublicationLink).meta({ description: 'EPUB chapters, PDF page images or audio tracks, in order' }),
     resources: z.array(PublicationLink),
     toc: z.array(PublicationLink),
