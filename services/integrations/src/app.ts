@@ -10,7 +10,7 @@ import { connectMongo } from '@folio/mongo';
 import { integrations } from '@folio/proto';
 import { Redis } from 'ioredis';
 import type { IntegrationsConfig } from './config.js';
-import { AiResponseRepository } from './data/ai-responses.js';
+import { MongoAiResponseRepository } from './data/ai-responses.js';
 import { audioCacheKey, RedisAudioCache } from './data/audio-cache.js';
 import { AiActions } from './domain/ai-actions.js';
 import { DefineWord } from './domain/dictionary.js';
@@ -62,7 +62,7 @@ export async function startIntegrations(
   try {
     const connection = await connectMongo(config.MONGO_URL);
     teardown.add(() => connection.close());
-    const responses = await AiResponseRepository.open(connection);
+    const responses = await MongoAiResponseRepository.open(connection);
 
     const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000 });
     redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));

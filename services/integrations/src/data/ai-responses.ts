@@ -9,6 +9,7 @@
 // FerretDB alike, and only the winner writes the rating onto the response.
 import { claimOnce, ensureIndexes, modelOn, type Connection } from '@folio/mongo';
 import { Schema, type Model } from 'mongoose';
+import type { AiRating, AiResponse, AiResponseRepository, RateOutcome } from '../domain/ai-responses.js';
 
 export interface AiResponseDoc {
   _id: string;
@@ -44,46 +45,67 @@ const aiResponseSchema = new Schema<AiResponseDoc>(
 aiResponseSchema.index({ tenant_id: 1, user_id: 1, created_at: -1 });
 aiResponseSchema.index({ user_id: 1 });
 
-export type RateOutcome = 'rated' | 'already_rated';
+const fromDoc = (doc: AiResponseDoc): AiResponse => ({
+  id: doc._id,
+  tenantId: doc.tenant_id,
+  userId: doc.user_id,
+  issueId: doc.issue_id,
+  action: doc.action,
+  language: doc.language,
+  text: doc.text,
+  engine: doc.engine,
+  createdAt: new Date(doc.created_at),
+});
 
-export class AiResponseRepository {
+export class MongoAiResponseRepository implements AiResponseRepository {
   constructor(
     private readonly connection: Connection,
     private readonly model: Model<AiResponseDoc>,
   ) {}
 
-  static async open(connection: Connection): Promise<AiResponseRepository> {
+  static async open(connection: Connection): Promise<MongoAiResponseRepository> {
     const model = modelOn(connection, 'AiResponse', aiResponseSchema);
     await ensureIndexes(connection);
-    return new AiResponseRepository(connection, model);
+    return new MongoAiResponseRepository(connection, model);
   }
 
-  /** A response of one tenant: another tenant's is as unknown as a missing one. */
-  async findInTenant(tenantId: number, id: string): Promise<AiResponseDoc | null> {
-    return (await this.model.findOne({ _id: id, tenant_id: tenantId }).lean<AiResponseDoc>().exec()) ?? null;
+  async findInTenant(tenantId: number, id: string): Promise<AiResponse | null> {
+    const doc = await this.model.findOne({ _id: id, tenant_id: tenantId }).lean<AiResponseDoc>().exec();
+    return doc ? fromDoc(doc) : null;
   }
 
-  async insert(doc: Omit<AiResponseDoc, 'rating'>): Promise<void> {
-    await this.model.create({ ...doc, rating: null });
+  async insert(response: AiResponse): Promise<void> {
+    await this.model.create({
+      _id: response.id,
+      tenant_id: response.tenantId,
+      user_id: response.userId,
+      issue_id: response.issueId,
+      action: response.action,
+      language: response.language,
+      text: response.text,
+      engine: response.engine,
+      created_at: response.createdAt,
+      rating: null,
+    });
   }
 
-  /** Claims the one rating of a response; false when it was rated before (by any caller, concurrently or not). */
-  async rateOnce(response: Pick<AiResponseDoc, '_id' | 'tenant_id' | 'user_id'>, rating: { positive: boolean; score: number | null }): Promise<RateOutcome> {
-    const won = await claimOnce(this.connection, RATING_CLAIMS, response._id, {
-      tenant_id: response.tenant_id,
-      user_id: response.user_id,
+  async rateOnce(response: Pick<AiResponse, 'id' | 'tenantId' | 'userId'>, rating: AiRating): Promise<RateOutcome> {
+    const won = await claimOnce(this.connection, RATING_CLAIMS, response.id, {
+      tenant_id: response.tenantId,
+      user_id: response.userId,
       positive: rating.positive,
       score: rating.score,
     });
     if (!won) return 'already_rated';
-    await this.model.updateOne({ _id: response._id, tenant_id: response.tenant_id }, { $set: { rating: { ...rating, rated_at: new Date() } } }).exec();
+    await this.model.updateOne({ _id: response.id, tenant_id: response.tenantId }, { $set: { rating: { ...rating, rated_at: new Date() } } }).exec();
     return 'rated';
   }
 
   /** Account erasure: every response and rating of the user, in every tenant. */
   async eraseUser(userId: number): Promise<number> {
-    const { deletedCount } = await this.model.deleteMany({ user_id: userId }).exec();
+    // Claims first: once the user's responses are gone, so is everything else of theirs.
     await this.connection.collection(RATING_CLAIMS).deleteMany({ user_id: userId });
+    const { deletedCount } = await this.model.deleteMany({ user_id: userId }).exec();
     return deletedCount;
   }
 }

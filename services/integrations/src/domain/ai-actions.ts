@@ -3,7 +3,7 @@
 // that only its user can give, once (spec: States, AI response feedback).
 import { randomUUID } from 'node:crypto';
 import { invalidArgument } from '@folio/errors';
-import type { AiResponseRepository } from '../data/ai-responses.js';
+import type { AiResponseRepository } from './ai-responses.js';
 import type { Caller } from './caller.js';
 import { appLanguageOr, requireAppLanguage } from './languages.js';
 import type { AiActionName, AiEngine } from './ports.js';
@@ -55,15 +55,15 @@ export class AiActions {
     });
     const uuid = randomUUID();
     await this.responses.insert({
-      _id: uuid,
-      tenant_id: caller.tenantId,
-      user_id: caller.userId,
-      issue_id: caller.issueId,
+      id: uuid,
+      tenantId: caller.tenantId,
+      userId: caller.userId,
+      issueId: caller.issueId,
       action,
       language,
       text: answer,
       engine: this.engine.name,
-      created_at: new Date(),
+      createdAt: new Date(),
     });
     return { uuid, text: answer, language };
   }
@@ -76,7 +76,7 @@ export class AiActions {
     // Scoped to the tenant: another tenant's response is as unknown as a missing one.
     const response = await this.responses.findInTenant(caller.tenantId, input.uuid.trim());
     if (!response) throw invalid('uuid', 'The AI response was not found.');
-    if (response.user_id !== caller.userId) throw invalid('uuid', 'The AI response does not belong to the user.');
+    if (response.userId !== caller.userId) throw invalid('uuid', 'The AI response does not belong to the user.');
     if ((await this.responses.rateOnce(response, rating)) === 'already_rated') throw invalid('uuid', 'The AI response was already rated.');
   }
 }
