@@ -51,7 +51,7 @@ export class AiActions {
       action,
       text,
       lang: language,
-      context: { tenantId: caller.tenantId, userId: caller.userId, issueId: caller.issueId, readerToken: caller.readerToken },
+      context: { tenantId: caller.tenantId, userId: caller.userId, issueId: caller.issueId, session: caller.session },
     });
     const uuid = randomUUID();
     await this.responses.insert({

@@ -5,11 +5,20 @@ import { DomainError } from '@folio/errors';
 
 export type ApiVersion = 'v1' | 'v2';
 
+export interface ReaderSession {
+  id: string;
+  preview: boolean;
+  /** A preview's last page, chapter or track. */
+  previewLimit: number | undefined;
+}
+
 export interface Caller {
   tenantId: number;
   userId: number;
   issueId: number;
   readerToken: string;
+  /** The verified reader session: the reader's in-issue search runs in it, within its preview share. */
+  session: ReaderSession;
   apiVersion: ApiVersion;
   /** v1: the X-Reader-Manifest-Version header, when sent. */
   manifestVersion?: string | undefined;

@@ -1,6 +1,7 @@
 // The provider interfaces the use cases depend on. Each has a local engine and
 // a hosted adapter in engines/; app.ts picks one from the configuration and
 // wraps it in a circuit breaker, so a use case never knows which it talks to.
+import type { ReaderSession } from './caller.js';
 
 /** Every provider call may be cancelled: its timeout kills the child process or aborts the request. */
 export interface CallOptions {
@@ -57,7 +58,7 @@ export interface AiRequest {
   /** Language of the answer (an app language). */
   lang: string;
   /** Where the text comes from: `expand` reads the surrounding passages of this issue. */
-  context: { tenantId: number; userId: number; issueId: number; readerToken: string };
+  context: PassageContext;
 }
 
 export interface AiEngine {
@@ -65,10 +66,18 @@ export interface AiEngine {
   run(request: AiRequest, options?: CallOptions): Promise<string>;
 }
 
+/** The reader session a passage lookup runs in (verified by the gateway). */
+export interface PassageContext {
+  tenantId: number;
+  userId: number;
+  issueId: number;
+  session: ReaderSession;
+}
+
 /** Passages of an issue's text around a selection (the reader's text index). */
 export interface PassageSource {
   around(
-    request: { tenantId: number; userId: number; issueId: number; readerToken: string; text: string; maxPassages: number },
+    request: PassageContext & { text: string; maxPassages: number },
     options?: CallOptions,
   ): Promise<string[]>;
 }

@@ -3,8 +3,8 @@
 // `expand` action. Two reader RPCs make it:
 //   1. SearchIssueText (v1 flavour, which locates hits as
 //      `page_<n>_section_<n>`) with the selection's first words finds the
-//      section the selection comes from; the reader checks the reader-token
-//      and its tenant as for any in-issue search;
+//      section the selection comes from, in the reader session the gateway
+//      verified (within its preview share), as for any in-issue search;
 //   2. ListIssueTextContent of that page gives its sections, and the window of
 //      `maxPassages` sections centred on the found one is the answer, in
 //      reading order.
@@ -13,7 +13,7 @@
 import { DomainError } from '@folio/errors';
 import { createPromiseClient, type PromiseClient } from '@folio/grpc';
 import { reader } from '@folio/proto';
-import type { CallOptions, PassageSource } from '../domain/ports.js';
+import type { CallOptions, PassageContext, PassageSource } from '../domain/ports.js';
 import { wordsOf } from './text.js';
 
 /** The reader's search takes 4-128 characters. */
@@ -47,15 +47,22 @@ export class ReaderPassageSource implements PassageSource {
   }
 
   async around(
-    request: { tenantId: number; issueId: number; readerToken: string; text: string; maxPassages: number },
+    request: PassageContext & { text: string; maxPassages: number },
     _options: CallOptions = {},
   ): Promise<string[]> {
     const search = searchQueryOf(request.text);
     if (!search || request.maxPassages < 1) return [];
     try {
+      const { session } = request;
       const { hits } = await this.client.searchIssueText({
-        readerToken: request.readerToken,
-        expectedTenantId: request.tenantId,
+        session: {
+          sessionId: session.id,
+          tenantId: request.tenantId,
+          userId: request.userId,
+          issueId: request.issueId,
+          preview: session.preview,
+          previewLimit: session.previewLimit,
+        },
         search,
         api: reader.SearchApi.SEARCH_API_V1,
         issueId: request.issueId,

@@ -22,6 +22,7 @@ export function callerOf(caller: integrations.Caller | undefined): Caller {
       userId: caller.userId,
       issueId: caller.issueId,
       readerToken: caller.readerToken,
+      session: { id: caller.sessionId, preview: caller.preview, previewLimit: caller.previewLimit },
       // v2 unless the gateway says v1: an unspecified version must not disable decryption.
       apiVersion: caller.apiVersion === integrations.ApiVersion.API_VERSION_V1 ? 'v1' : 'v2',
       manifestVersion: caller.manifestVersion,
