@@ -146,6 +146,8 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   responses: Record<number, ResponseDoc>;
   /** Extra error responses this route can give besides the derived ones. */
   errors?: Record<number, string>;
+  /** The media type of the `errors` answers when they are not the JSON error body (the checkout's HTML pages). */
+  errorContentType?: string;
   handler: Handler<z.output<P>, z.output<Q>, z.output<B>>;
 }
 

@@ -118,7 +118,8 @@ function responsesOf(route: Route) {
   };
   for (const [status, description] of Object.entries(route.errors ?? {})) {
     const code = Number(status);
-    error(code, description, code === 422 ? ValidationErrorBody : ErrorBody, code === 429);
+    if (route.errorContentType) responses[status] ??= { description, content: { [route.errorContentType]: { schema: z.string() } } };
+    else error(code, description, code === 422 ? ValidationErrorBody : ErrorBody, code === 429);
   }
   if (route.invalidStatus === 400) error(400, 'Bad request: unknown value or malformed body', ValidationErrorBody);
   if (route.body) error(400, 'Malformed JSON body');

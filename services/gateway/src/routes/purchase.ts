@@ -99,6 +99,7 @@ export const purchaseRoutes = [
     query: z.object({ automatically_open_checkout: z.enum(['true', 'false']).optional() }),
     responses: { 200: htmlReply },
     errors: { 401: 'No or expired web session (HTML page)' },
+    errorContentType: 'text/html',
     handler: async ({ query, tenant, lang, services, req }) => {
       const response = await services.commerce.getCheckoutPage({
         tenantId: tenant.id,
@@ -125,6 +126,8 @@ export const purchaseRoutes = [
       200: htmlReply,
     },
     errors: { 401: 'Web session expired', 402: 'Card declined', 403: 'Bad CSRF token', 409: 'Cart changed or payment in progress' },
+    // The page again, with the error on it.
+    errorContentType: 'text/html',
     handler: async ({ body, tenant, lang, services, req }) => {
       const result = await services.commerce.submitPayment({
         tenantId: tenant.id,

@@ -69,6 +69,7 @@ export const searchRoutes = [
     uses: ['app-tenant'],
     query: z.object({ query: searchQuery, page }),
     responses: { 200: { description: 'Section `search` with page meta (per_page 8)', schema: PagedSection }, ...noContent },
+    errors: { 404: 'No tenant has the id given in X-CustomApp-Tenant-Id' },
     handler: async ({ query, user, lang, appTenantId, services }) => {
       const response = await services.catalog.searchGlobal({
         tenantIds: await tenantIdsOf(services, user.id),
