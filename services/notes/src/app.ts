@@ -7,9 +7,10 @@ import { Broker, startAccountEraser } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
 import { notes } from '@folio/proto';
 import type { NotesConfig } from './config.js';
-import { openNoteRepository } from './data/index.js';
+import { openCachedNoteRepository } from './data/index.js';
 import { AccountEraser } from './domain/account-erasure.js';
 import { Notes } from './domain/notes.js';
+import { announceNotesChanged, subscribeNotesInvalidation } from './events/cache-invalidation.js';
 import { notesHandlers } from './grpc/handlers.js';
 
 export const SERVICE_NAME = 'svc.notes.v1.NotesService';
@@ -31,10 +32,13 @@ export async function startNotes(
   try {
     const connection = await connectMongo(config.MONGO_URL);
     teardown.add(() => connection.close());
-    const repository = await openNoteRepository(connection);
+    const repository = await openCachedNoteRepository(connection, { ttlMs: config.NOTES_CACHE_TTL_MS, maxEntries: config.NOTES_CACHE_MAX_ENTRIES });
 
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'notes' });
     teardown.add(() => broker.close());
+    const invalidation = await subscribeNotesInvalidation({ broker, logger, notes: repository, exchange: config.EVENTS_EXCHANGE });
+    teardown.add(() => invalidation.stop());
+    repository.announce = announceNotesChanged(broker, config.EVENTS_EXCHANGE, logger);
 
     // The AMQP entry point: account.deleted erases the user's notes (@folio/messaging decodes it).
     const eraser = new AccountEraser(repository, logger);

@@ -35,6 +35,7 @@ export async function startTestNotes(): Promise<TestNotes> {
     GRPC_PORT: '0',
     LOG_LEVEL: 'silent',
     IDENTITY_EVENTS_EXCHANGE: uniqueName('identity.events'),
+    EVENTS_EXCHANGE: uniqueName('notes.events'),
     QUEUE_PREFIX: uniqueName('notes'),
     CONSUMER_RETRY_DELAY_MS: '200',
     SHUTDOWN_TIMEOUT_MS: '2000',
@@ -74,7 +75,7 @@ export async function startTestNotes(): Promise<TestNotes> {
       client.close();
       await service.stop();
       // The file's exchange and queues leave the shared broker with it.
-      await deleteTopology({ exchanges: [config.IDENTITY_EVENTS_EXCHANGE], consumers: [`${config.QUEUE_PREFIX}.account-eraser`] });
+      await deleteTopology({ exchanges: [config.IDENTITY_EVENTS_EXCHANGE, config.EVENTS_EXCHANGE], consumers: [`${config.QUEUE_PREFIX}.account-eraser`] });
       await broker?.close();
       await db.dropDatabase().catch(() => {});
       await db.close();
