@@ -10,7 +10,7 @@ import { connectMongo } from '@folio/mongo';
 import { reader, readerSync } from '@folio/proto';
 import type { ReaderConfig } from './config.js';
 import { KosyncRepository } from './data/kosync.js';
-import { openReaderStore, type ManifestCache, type UserPositionsCache } from './data/repositories.js';
+import { openReaderStore, type ManifestCache, type SessionCache, type UserPositionsCache } from './data/repositories.js';
 import { ContentLinks } from './domain/content.js';
 import { Downloads } from './domain/downloads.js';
 import { AccountEraser } from './domain/erasure.js';
@@ -26,7 +26,13 @@ import { readerHandlers } from './grpc/handlers.js';
 import { readerSyncHandlers } from './grpc/sync-handlers.js';
 import { startMediaServer } from './media/server.js';
 import { MediaUrls } from './media/signing.js';
-import { announcePositionsChanged, subscribeAccessInvalidation, subscribePositionInvalidation } from './events/cache-invalidation.js';
+import {
+  announcePositionsChanged,
+  announceSessionsEnded,
+  subscribeAccessInvalidation,
+  subscribePositionInvalidation,
+  subscribeSessionInvalidation,
+} from './events/cache-invalidation.js';
 import { CachedAccessPeers } from './peers/cached-access.js';
 import { GrpcPeers } from './peers/grpc-peers.js';
 import { TextIndexStore } from './search/index-store.js';
@@ -62,7 +68,13 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       // Spines, page and track lists: the bulky part, fewer of them.
       structures: new ReferenceCache({ ttlMs: config.MANIFEST_CACHE_TTL_MS, maxEntries: 2_000 }),
     };
-    const store = await openReaderStore(connection, { positions: positionCache, manifests: manifestCache });
+    // Sessions that exist: every reader-token route checks its session.
+    let announceSessions: (change: { sessionId?: number; userId?: number }) => void = () => {};
+    const sessionCache: SessionCache = {
+      entries: new ReferenceCache({ ttlMs: config.SESSION_CACHE_TTL_MS, maxEntries: 100_000 }),
+      ended: (change) => announceSessions(change),
+    };
+    const store = await openReaderStore(connection, { positions: positionCache, manifests: manifestCache, sessions: sessionCache });
 
     const storage = new LocalDiskStorage(config.READER_STORAGE_DIR);
     const urls = new MediaUrls(config.MEDIA_PUBLIC_BASE_URL, config.MEDIA_SIGNING_KEY, config.MEDIA_URL_TTL_SECONDS);
@@ -117,6 +129,9 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const positionInvalidation = await subscribePositionInvalidation({ broker, logger, positions: positionCache.entries, exchange: config.EVENTS_EXCHANGE });
     teardown.add(() => positionInvalidation.stop());
     announcePositions = (userId) => announcePositionsChanged(broker, config.EVENTS_EXCHANGE, userId, logger);
+    const sessionInvalidation = await subscribeSessionInvalidation({ broker, logger, sessions: store.sessions, exchange: config.EVENTS_EXCHANGE });
+    teardown.add(() => sessionInvalidation.stop());
+    announceSessions = (change) => announceSessionsEnded(broker, config.EVENTS_EXCHANGE, change, logger);
     // account.deleted erases the user's sessions, settings and positions (@folio/messaging decodes it).
     const eraser = new AccountEraser(store, logger, kosync);
     teardown.add((await startAccountEraser({ broker, connection, logger, config, erase: ({ userId }) => eraser.erase(userId).then(() => {}) })).stop);

@@ -5,20 +5,20 @@
 import { createLogger } from '@folio/logger';
 import { createPromiseClient } from '@folio/grpc';
 import { reader } from '@folio/proto';
-import { deleteTopology, uniqueName, waitFor } from '@folio/testing';
+import { deleteTopology, failureOf, uniqueName, waitFor } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReader, type RunningReader } from '../src/app.js';
 import { loadReaderConfig } from '../src/config.js';
 import { freePort, startReaderStack, USERS, type ReaderClient, type ReaderStack } from './support/stack.js';
 
-describe('cached reading positions on two replicas', () => {
+describe('cached reading positions and sessions on two replicas', () => {
   let stack: ReaderStack;
   let second: RunningReader;
   let other: ReaderClient;
   let queuePrefix = '';
 
   beforeAll(async () => {
-    const cache = { POSITION_CACHE_TTL_MS: '600000' };
+    const cache = { POSITION_CACHE_TTL_MS: '600000', SESSION_CACHE_TTL_MS: '600000' };
     stack = await startReaderStack({ only: [1001, 1003], overrides: cache });
     // The same database, exchanges and keys: another pod of the same deployment.
     const env = Object.fromEntries(Object.entries(stack.config).map(([key, value]) => [key, String(value)]));
@@ -46,6 +46,21 @@ describe('cached reading positions on two replicas', () => {
 
     expect(await shelf(stack.client)).toEqual([1003]);
     await waitFor(async () => ((await shelf(other)).includes(1003) ? true : undefined), { what: 'the other replica listing the new position' });
+  });
+
+  it('when a session is deleted through one replica, then the other refuses its reader-token too', async () => {
+    const opened = await stack.client.createReaderSession({ tenantId: 1, userId: USERS.ana, issueId: 1003, preview: false });
+    // Both replicas have the session cached now.
+    await stack.client.verifyReaderToken({ readerToken: opened.readerToken, expectedTenantId: 1 });
+    await other.verifyReaderToken({ readerToken: opened.readerToken, expectedTenantId: 1 });
+
+    await stack.client.deleteReaderSession({ storeTenantId: 1, publicId: opened.publicId });
+
+    expect((await failureOf(stack.client.verifyReaderToken({ readerToken: opened.readerToken, expectedTenantId: 1 }))).code).toBe('PERMISSION_DENIED');
+    await waitFor(
+      async () => ((await failureOf(other.verifyReaderToken({ readerToken: opened.readerToken, expectedTenantId: 1 })).catch(() => null))?.code === 'PERMISSION_DENIED' ? true : undefined),
+      { what: 'the other replica refusing the ended session' },
+    );
   });
 
   it('when another issue is read later through the other replica, then it comes first on both', async () => {

@@ -60,12 +60,33 @@ export class ManifestRepository {
   }
 }
 
+/**
+ * Sessions that exist, by id, as the session cache keeps them: every route
+ * that takes a reader-token checks that its session still exists. A session
+ * ends only through this service (v1 DELETE, erasure); `ended` runs after the
+ * entry is dropped here and tells the other replicas (sessions.ended).
+ */
+export interface SessionCache {
+  entries: ReferenceCache<number, Omit<SessionDoc, 'snapshot'>>;
+  ended(change: { sessionId?: number; userId?: number }): void;
+}
+
 export class SessionRepository {
   constructor(
     private readonly connection: Connection,
     private readonly model: Model<Omit<SessionDoc, 'snapshot'>>,
     private readonly snapshots: Model<SnapshotDoc>,
+    private readonly cache?: SessionCache,
   ) {}
+
+  /** Drops sessions from this replica's cache: one, every one of a user, or all (another replica ended them). */
+  forget(change: { sessionId?: number; userId?: number } = {}): void {
+    const entries = this.cache?.entries;
+    if (!entries) return;
+    if (change.sessionId !== undefined) entries.delete(change.sessionId);
+    else if (change.userId !== undefined) entries.deleteWhere((id) => entries.peek(id)?.user_id === change.userId);
+    else entries.clear();
+  }
 
   nextId(): Promise<number> {
     return nextSequence(this.connection, 'reader_sessions');
@@ -79,8 +100,14 @@ export class SessionRepository {
   }
 
   /** The session without its snapshot (`snapshot` empty): what a reader-token check needs. */
+  /** From memory when cached: a session that exists (an absent one is always asked). */
   async find(id: number): Promise<Omit<SessionDoc, 'snapshot'> | null> {
-    return this.model.findOne({ _id: id }).lean<Omit<SessionDoc, 'snapshot'>>().exec();
+    const cached = this.cache?.entries.peek(id);
+    if (cached) return cached;
+    const generation = this.cache?.entries.snapshot() ?? 0;
+    const session = await this.model.findOne({ _id: id }).lean<Omit<SessionDoc, 'snapshot'>>().exec();
+    if (session) this.cache?.entries.setIfCurrent(id, session, generation);
+    return session;
   }
 
   /** By the public id of the v1 session routes. */
@@ -99,16 +126,26 @@ export class SessionRepository {
   async delete(id: number): Promise<SessionDoc | null> {
     const found = await this.findWithSnapshot(id);
     if (!found) return null;
-    const { deletedCount } = await this.model.deleteOne({ _id: id }).exec();
-    await this.snapshots.deleteOne({ _id: id }).exec();
-    return deletedCount === 1 ? found : null;
+    try {
+      const { deletedCount } = await this.model.deleteOne({ _id: id }).exec();
+      await this.snapshots.deleteOne({ _id: id }).exec();
+      return deletedCount === 1 ? found : null;
+    } finally {
+      this.forget({ sessionId: id });
+      this.cache?.ended({ sessionId: id });
+    }
   }
 
   async deleteAllOf(userId: number): Promise<number> {
-    const ids = (await this.model.find({ user_id: userId }, { _id: 1 }).lean<{ _id: number }[]>().exec()).map((session) => session._id);
-    const { deletedCount } = await this.model.deleteMany({ user_id: userId }).exec();
-    if (ids.length) await this.snapshots.deleteMany({ _id: { $in: ids } }).exec();
-    return deletedCount;
+    try {
+      const ids = (await this.model.find({ user_id: userId }, { _id: 1 }).lean<{ _id: number }[]>().exec()).map((session) => session._id);
+      const { deletedCount } = await this.model.deleteMany({ user_id: userId }).exec();
+      if (ids.length) await this.snapshots.deleteMany({ _id: { $in: ids } }).exec();
+      return deletedCount;
+    } finally {
+      this.forget({ userId });
+      this.cache?.ended({ userId });
+    }
   }
 }
 
@@ -282,13 +319,13 @@ async function readThroughCache<K, V>(cache: ReferenceCache<K, V> | undefined, k
 /** The service's caches (seeds and tools read the store). */
 export async function openReaderStore(
   connection: Connection,
-  caches: { positions?: UserPositionsCache; manifests?: ManifestCache } = {},
+  caches: { positions?: UserPositionsCache; manifests?: ManifestCache; sessions?: SessionCache } = {},
 ): Promise<ReaderStore> {
   const models = readerModels(connection);
   await ensureIndexes(connection);
   return {
     manifests: new ManifestRepository(models.manifests, models.structures, caches.manifests),
-    sessions: new SessionRepository(connection, models.sessions, models.snapshots),
+    sessions: new SessionRepository(connection, models.sessions, models.snapshots, caches.sessions),
     settings: new UserSettingsRepository(models.settings),
     positions: new PositionRepository(models.positions, caches.positions),
   };

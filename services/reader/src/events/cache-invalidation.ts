@@ -60,3 +60,36 @@ export function subscribePositionInvalidation(deps: {
     onSubscribed: () => positions.clear(),
   });
 }
+
+/** reader.events: sessions ended on some replica (payload `{session_id}` or, for erasure, `{user_id}`). */
+export const SESSIONS_ENDED = 'sessions.ended';
+
+/** Tells every replica to forget ended sessions; best effort like positions.changed (SESSION_CACHE_TTL_MS bounds a lost one). */
+export function announceSessionsEnded(broker: Broker, exchange: string, change: { sessionId?: number; userId?: number }, logger: Logger): void {
+  const payload = { ...(change.sessionId !== undefined && { session_id: change.sessionId }), ...(change.userId !== undefined && { user_id: change.userId }) };
+  broker.publish(exchange, createEvent(SESSIONS_ENDED, payload)).catch((error: unknown) => {
+    logger.debug({ err: error, ...payload }, 'sessions.ended not announced; other replicas catch up within the TTL');
+  });
+}
+
+export function subscribeSessionInvalidation(deps: {
+  broker: Broker;
+  logger: Logger;
+  sessions: { forget(change?: { sessionId?: number; userId?: number }): void };
+  exchange: string;
+}): Promise<BroadcastSubscription> {
+  const { broker, logger, sessions, exchange } = deps;
+  const int = (value: unknown) => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
+  return subscribeBroadcast(broker, {
+    exchange,
+    bindings: [SESSIONS_ENDED],
+    logger,
+    handler: (event) => {
+      const payload = (event.payload ?? {}) as Record<string, unknown>;
+      const sessionId = int(payload.session_id);
+      const userId = int(payload.user_id);
+      sessions.forget(sessionId !== undefined ? { sessionId } : userId !== undefined ? { userId } : {});
+    },
+    onSubscribed: () => sessions.forget(),
+  });
+}
