@@ -103,4 +103,19 @@ describe('ReferenceCache', () => {
     await cache.get('a', async () => ++loads);
     expect(loads).toBe(2);
   });
+
+  it('when getPresent loads nothing, then it asks again next time; when it loads a value, then that is kept', async () => {
+    const cache = new ReferenceCache<string, number>({ maxEntries: 10, ttlMs: 1_000, now: clockAt(0).now });
+    let loads = 0;
+    expect(await cache.getPresent('a', async () => (++loads, null))).toBeNull();
+    expect(await cache.getPresent('a', async () => (++loads, 7))).toBe(7);
+    expect(await cache.getPresent('a', async () => (++loads, 8))).toBe(7);
+    expect(loads).toBe(2);
+  });
+
+  it('when an invalidation comes while getPresent loads, then the loaded value is returned but not kept', async () => {
+    const cache = new ReferenceCache<string, number>({ maxEntries: 10, ttlMs: 1_000, now: clockAt(0).now });
+    expect(await cache.getPresent('a', async () => (cache.delete('a'), 1))).toBe(1);
+    expect(await cache.getPresent('a', async () => 2)).toBe(2);
+  });
 });

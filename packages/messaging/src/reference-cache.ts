@@ -83,6 +83,20 @@ export class ReferenceCache<K, V> {
     return promise;
   }
 
+  /**
+   * The cached value, or the result of `load`, which is stored only when it
+   * is not null (an absent document is asked again next time: it may be
+   * created by another process) and no invalidation came meanwhile.
+   */
+  async getPresent(key: K, load: () => Promise<V | null>): Promise<V | null> {
+    const cached = this.peek(key);
+    if (cached !== undefined) return cached;
+    const generation = this.generation;
+    const value = await load();
+    if (value !== null) this.setIfCurrent(key, value, generation);
+    return value;
+  }
+
   /** The current generation, for callers that load outside `get` and store with `setIfCurrent`. */
   snapshot(): number {
     return this.generation;

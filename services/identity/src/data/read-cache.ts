@@ -45,13 +45,7 @@ export class IdentityReadCache {
   }
 }
 
-/** The cached value, or the loaded one, which is stored only when present and no invalidation came meanwhile. */
-export async function readThrough<K, V>(cache: ReferenceCache<K, V> | undefined, key: K, load: () => Promise<V | null>): Promise<V | null> {
-  if (!cache) return load();
-  const cached = cache.peek(key);
-  if (cached !== undefined) return cached;
-  const generation = cache.snapshot();
-  const value = await load();
-  if (value !== null) cache.setIfCurrent(key, value, generation);
-  return value;
+/** Through `cache` when the repository has one (the service's own store), else straight to the store. */
+export function readThrough<K, V>(cache: ReferenceCache<K, V> | undefined, key: K, load: () => Promise<V | null>): Promise<V | null> {
+  return cache ? cache.getPresent(key, load) : load();
 }

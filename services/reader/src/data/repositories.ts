@@ -102,12 +102,7 @@ export class SessionRepository {
   /** The session without its snapshot (`snapshot` empty): what a reader-token check needs. */
   /** From memory when cached: a session that exists (an absent one is always asked). */
   async find(id: number): Promise<Omit<SessionDoc, 'snapshot'> | null> {
-    const cached = this.cache?.entries.peek(id);
-    if (cached) return cached;
-    const generation = this.cache?.entries.snapshot() ?? 0;
-    const session = await this.model.findOne({ _id: id }).lean<Omit<SessionDoc, 'snapshot'>>().exec();
-    if (session) this.cache?.entries.setIfCurrent(id, session, generation);
-    return session;
+    return readThroughCache(this.cache?.entries, id, () => this.model.findOne({ _id: id }).lean<Omit<SessionDoc, 'snapshot'>>().exec());
   }
 
   /** By the public id of the v1 session routes. */
@@ -305,15 +300,9 @@ export interface ReaderStore {
   positions: PositionRepository;
 }
 
-/** The value from `cache`, or loaded and kept when present and no invalidation came meanwhile. */
-async function readThroughCache<K, V>(cache: ReferenceCache<K, V> | undefined, key: K, load: () => Promise<V | null>): Promise<V | null> {
-  if (!cache) return load();
-  const cached = cache.peek(key);
-  if (cached !== undefined) return cached;
-  const generation = cache.snapshot();
-  const value = await load();
-  if (value !== null) cache.setIfCurrent(key, value, generation);
-  return value;
+/** Through `cache` when the repository has one (the service's own store), else straight to the store. */
+function readThroughCache<K, V>(cache: ReferenceCache<K, V> | undefined, key: K, load: () => Promise<V | null>): Promise<V | null> {
+  return cache ? cache.getPresent(key, load) : load();
 }
 
 /** The service's caches (seeds and tools read the store). */
