@@ -6,6 +6,7 @@
 // stopping shared infra).
 export * from './infra.js';
 export * from './names.js';
+export * from './ports.js';
 export * from './fixtures.js';
 export * from './maildev.js';
 export * from './broker.js';

@@ -1,11 +1,11 @@
 // Recovery after an outage: a service that comes back at the same address is
 // reached by the breaker's first trial call, even though the client channel
 // is still in reconnect backoff from the failed connections of the outage.
-import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { notFound, type DomainError } from '@folio/errors';
 import { startGrpcServer, type GrpcServer } from '@folio/grpc';
 import { createLogger } from '@folio/logger';
 import { catalog } from '@folio/proto';
+import { freePort } from '@folio/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUpstream } from '../src/upstreams/index.js';
 
@@ -17,14 +17,6 @@ const settings = {
 const REQUEST = { tenantId: 1, issueId: 1001 };
 
 /** A port that was free a moment ago: the outage is "nothing listens there". */
-async function freePort(): Promise<number> {
-  const probe = new Server();
-  const port = await new Promise<number>((resolve, reject) =>
-    probe.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
-  );
-  probe.forceShutdown();
-  return port;
-}
 
 /** The service, back: it answers every call with a domain refusal, which proves it is up. */
 function startCatalog(port: number): Promise<GrpcServer> {

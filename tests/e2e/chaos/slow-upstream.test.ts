@@ -3,9 +3,8 @@
 // must keep every other route as fast as before, and the hung routes must
 // fail as 503 within the deadline instead of piling up.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { startTcpProxy, uniqueName, waitFor, type TcpProxy } from '@folio/testing';
+import { freePort, startTcpProxy, uniqueName, waitFor, type TcpProxy } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedLogin, type Tokens } from '../test/client.js';
 import { session, v2, type ReaderSessionBody } from '../test/reader-helpers.js';
@@ -13,13 +12,6 @@ import { SERVICE_PORTS, sleep, startLoad, summary, type LoadRoute } from './stac
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -7,12 +7,12 @@
 // front of MongoDB holding the bytes) until after the signal.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer, type ServerResponse } from 'node:http';
-import { createConnection, createServer as createNetServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkHealth, createPromiseClient, type PromiseClient } from '@folio/grpc';
 import { notes } from '@folio/proto';
-import { deleteTopology, failureOf, freshDatabase, startTcpProxy, testInfra, uniqueEmail, uniqueName, waitFor } from '@folio/testing';
+import { deleteTopology, failureOf, freePort, freshDatabase, startTcpProxy, testInfra, uniqueEmail, uniqueName, waitFor } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_URL, loginByEmail } from './client.js';
 
@@ -22,13 +22,6 @@ const DRAIN_MS = 10_000;
 /** Closing channels, broker, store and exporting the last spans after the drain (deploy/test's CLOSE_MARGIN_SECONDS). */
 const CLOSE_MARGIN_MS = 10_000;
 
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Whether a new TCP connection to the port is refused (the listener is closed). */
 function refused(port: number): Promise<boolean> {
