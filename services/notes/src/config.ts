@@ -5,7 +5,10 @@ import { z } from 'zod';
 
 export const configSchema = serviceEnv({ grpcPort: 50055, database: 'folio_notes' }).extend({
   ...accountEraserEnv('notes'),
-  /** A reader's notes in one issue are kept in memory this long at most (writes drop them at once, here and, through notes.changed, on the other replicas); 0: off. */
+  /**
+   * A reader's notes in one issue are kept in memory this long at most (writes drop them at
+   * once, here and, through notes.changed, on the other replicas); 0: off.
+   */
   NOTES_CACHE_TTL_MS: env.int(60_000).pipe(z.number().min(0)),
   NOTES_CACHE_MAX_ENTRIES: env.int(50_000).pipe(z.number().min(100)),
   /** Topic exchange notes announces notes.changed on (cache invalidation between replicas). */

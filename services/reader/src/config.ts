@@ -38,7 +38,10 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
      */
     POSITION_CACHE_TTL_MS: env.int(60_000).pipe(z.number().min(0)),
     POSITION_CACHE_MAX_USERS: env.int(50_000).pipe(z.number().min(100)),
-    /** Sessions that exist are remembered this long at most (an ended one is dropped at once here and, through sessions.ended, on the other replicas); 0: off. */
+    /**
+     * Sessions that exist are remembered this long at most (an ended one is dropped at once here
+     * and, through sessions.ended, on the other replicas); 0: off.
+     */
     SESSION_CACHE_TTL_MS: env.int(30_000).pipe(z.number().min(0)),
     /** Manifests are kept in memory this long at most (an ingest by another process, such as the seed, shows after it); 0: off. */
     MANIFEST_CACHE_TTL_MS: env.int(60_000).pipe(z.number().min(0)),
