@@ -213,12 +213,24 @@ export class Outbox {
 
   private async drain(): Promise<number> {
     await this.ensureIndexes();
+    // Checking first keeps a down broker from churning claims in the database.
+    if (!this.broker.isConnected()) throw new BrokerUnavailableError();
+    // The oldest waiting rows in one query, then each claimed by its unique
+    // event_id: a sorted find costs every waiting row on FerretDB (it sorts
+    // in memory), so it is paid once per batch, not once per event (with a
+    // backlog of 1,600 rows that was ~1 event/s).
+    const now = new Date();
+    const waiting = await this.rows
+      .find(
+        { pending: true, exchange: this.options.exchange, $or: [{ claimed_until: null }, { claimed_until: { $lt: now } }] },
+        { sort: { occurred_at: 1, _id: 1 }, limit: this.batchSize, projection: { event_id: 1 } },
+      )
+      .toArray();
     let published = 0;
-    while (published < this.batchSize) {
-      // Checking first keeps a down broker from churning claims in the database.
+    for (const { event_id: eventId } of waiting) {
       if (!this.broker.isConnected()) throw new BrokerUnavailableError();
-      const row = await this.claimNext();
-      if (!row) break;
+      const row = await this.claim(eventId);
+      if (!row) continue; // another replica's relay took it meanwhile
       try {
         // In the writer's trace: amqplib's instrumentation then carries it in the message headers to the consumers.
         await inTraceOf(row.trace, `outbox publish ${row.event.type}`, () => this.broker.publish(this.options.exchange, row.event));
@@ -239,17 +251,13 @@ export class Outbox {
     return published;
   }
 
-  /** Reserves the oldest pending row for this relay; another replica skips it until the lease runs out. */
-  private claimNext(): Promise<OutboxRow | null> {
+  /** Reserves one waiting row for this relay (by its unique event_id); another replica skips it until the lease runs out. */
+  private claim(eventId: string): Promise<OutboxRow | null> {
     const now = new Date();
     return this.rows.findOneAndUpdate(
-      {
-        pending: true,
-        exchange: this.options.exchange,
-        $or: [{ claimed_until: null }, { claimed_until: { $lt: now } }],
-      },
+      { event_id: eventId, pending: true, $or: [{ claimed_until: null }, { claimed_until: { $lt: now } }] },
       { $set: { claimed_until: new Date(now.getTime() + this.claimLeaseMs), claim: randomUUID() } },
-      { sort: { occurred_at: 1, _id: 1 }, returnDocument: 'after' },
+      { returnDocument: 'after' },
     );
   }
 
