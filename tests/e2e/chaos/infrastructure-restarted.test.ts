@@ -4,7 +4,9 @@
 // logins and payments fail closed, sessions are checked with identity; back
 // without a gateway restart), and the document store (503s, never a 500;
 // back without restarting a service).
-import { emailsTo, uniqueEmail, uniqueName } from '@folio/testing';
+import { createLogger } from '@folio/logger';
+import { Broker } from '@folio/messaging';
+import { emailsTo, testInfra, uniqueEmail, uniqueName } from '@folio/testing';
 import { describe, expect, it } from 'vitest';
 import { clientIp, loginByEmail, sharedLogin, type Tokens } from '../test/client.js';
 import { session, v2 } from '../test/reader-helpers.js';
@@ -29,15 +31,26 @@ async function pool<T, R>(items: T[], concurrency: number, task: (item: T, index
 }
 
 describe('infrastructure restarted under use', () => {
-  it('when RabbitMQ restarts while 500 help requests and 50 account deletions arrive, then every one is carried out exactly once', { timeout: 420_000 }, async () => {
+  it('when RabbitMQ restarts while 500 help requests, 500 account deletions and 500 push registrations arrive, then every one is carried out exactly once', { timeout: 600_000 }, async () => {
     const run = uniqueName('chaos');
     const HELP = 500;
+    const LEAVING = 500;
+    const PUSH = 500;
     const leaving = await pool(
-      Array.from({ length: 50 }, (_, n) => uniqueEmail(`chaos-leaving-${n}`)),
-      5,
+      Array.from({ length: LEAVING }, (_, n) => uniqueEmail(`chaos-leaving-${n}`)),
+      8,
       async (email) => ({ email, tokens: await loginByEmail(email) }),
     );
     const ana = await sharedLogin('ana@example.com');
+    // push.registered has no consumer in the platform (a push provider's bridge would be one): a durable
+    // queue of this test's own, bound before the restart, receives them as such a consumer would.
+    const pushQueue = `${run}.push-registered`;
+    const broker = await Broker.connect(testInfra().amqpUrl, { logger: createLogger({ service: 'chaos', level: 'silent' }), name: 'chaos-push' });
+    const setup = await broker.createChannel();
+    await setup.assertExchange('identity.events', 'topic', { durable: true });
+    await setup.assertQueue(pushQueue, { durable: true });
+    await setup.bindQueue(pushQueue, 'identity.events', 'push.registered');
+    await setup.close();
 
     const restarting = sleep(500).then(() => restartInfra('rabbitmq'));
     const requests = [
@@ -47,23 +60,52 @@ describe('infrastructure restarted under use', () => {
       ...leaving.map(({ tokens }, n) => () =>
         api('POST', '/api/v2/help', { token: tokens.access_token, headers: ip(), body: { subject: 'delete-account-and-data', message: `${run} leaving ${n}` } }),
       ),
+      ...Array.from({ length: PUSH }, (_, n) => () =>
+        api('POST', '/api/v2/user/push-notifications', { token: ana.access_token, headers: ip(), body: { fcm_token: `${run}-fcm-${n}`, device_token: `${run}-device-${n}`, platform: 'android' } }),
+      ),
     ].sort(() => Math.random() - 0.5);
     const answers = await pool(requests, 8, (send) => send());
     await restarting;
 
     // The outbox takes every request while the broker is away.
-    expect(summary(answers.map((answer) => ({ route: 'help', at: 0, status: answer.status, retryAfter: null })))).toEqual({ help: { 201: HELP + 50 } });
+    expect(summary(answers.map((answer) => ({ route: 'accepted', at: 0, status: answer.status, retryAfter: null })))).toEqual({ accepted: { 201: HELP + LEAVING + PUSH } });
 
     // Each request is one e-mail to support: none lost, none twice.
     const markers = async () =>
       (await emailsTo(SUPPORT)).flatMap((mail) => mail.text.match(new RegExp(`${run} (help \\d+ of ${HELP}|leaving \\d+)`, 'g')) ?? []);
     const sentAt = Date.now();
-    await until(async () => (await markers()).length >= HELP + 50, 240_000, 'every help e-mail');
-    console.info(`rabbitmq restart: ${HELP + 50} requests accepted, their e-mails all sent ${Date.now() - sentAt} ms after the last answer`);
+    await until(async () => (await markers()).length >= HELP + LEAVING, 240_000, 'every help e-mail');
+    console.info(`rabbitmq restart: ${HELP + LEAVING + PUSH} requests accepted, the ${HELP + LEAVING} e-mails all sent ${Date.now() - sentAt} ms after the last answer`);
     await sleep(2_000); // a duplicate would arrive just after
     const seen = await markers();
-    expect(seen.length).toBe(HELP + 50);
-    expect(new Set(seen).size).toBe(HELP + 50);
+    expect(seen.length).toBe(HELP + LEAVING);
+    expect(new Set(seen).size).toBe(HELP + LEAVING);
+
+    // Every registration announced, each by one event (a redelivery repeats its id, never a second event).
+    const eventsByToken = new Map<string, Set<string>>();
+    const consumer = await broker.createChannel();
+    try {
+      await until(
+        async () => {
+          for (;;) {
+            const message = await consumer.get(pushQueue, { noAck: true });
+            if (!message) break;
+            const event = JSON.parse(message.content.toString()) as { id: string; payload: { fcm_token: string } };
+            const ids = eventsByToken.get(event.payload.fcm_token) ?? new Set<string>();
+            eventsByToken.set(event.payload.fcm_token, ids.add(event.id));
+          }
+          return eventsByToken.size >= PUSH;
+        },
+        120_000,
+        'every push.registered event',
+      );
+      expect(eventsByToken.size).toBe(PUSH);
+      expect([...eventsByToken.values()].filter((ids) => ids.size !== 1)).toEqual([]);
+      await consumer.deleteQueue(pushQueue);
+    } finally {
+      await consumer.close().catch(() => {});
+      await broker.close();
+    }
 
     // Every account asked to be deleted is gone, its session with it.
     await until(
