@@ -1,6 +1,7 @@
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 import {
+  isDependencyOutage,
   DomainError,
   failedPrecondition,
   fromGrpcError,
@@ -89,5 +90,37 @@ describe('HTTP mapping', () => {
     expect(httpBodyOf(new DomainError('INVALID_ARGUMENT', 'Not JSON.', { httpStatus: 400 }))).toEqual({ message: 'Not JSON.', errors: {} });
     expect(httpBodyOf(new DomainError('NOT_FOUND', 'No such issue.'))).toEqual({ message: 'No such issue.' });
     expect(tooManyRequests('slow down', 30).details.retryAfterSeconds).toBe(30);
+  });
+});
+
+describe('a dependency that is away for a moment', () => {
+  class MongoNetworkError extends Error {
+    override name = 'MongoNetworkError';
+  }
+  class PoolClearedError extends Error {
+    override name = 'MongoPoolClearedError';
+  }
+  class MongoServerError extends Error {
+    override name = 'MongoServerError';
+    constructor(private readonly labels: string[]) {
+      super('write failed');
+    }
+    hasErrorLabel(label: string) {
+      return this.labels.includes(label);
+    }
+  }
+
+  it('when the store refuses the connection or its pool was reset, then UNAVAILABLE (a 503 with Retry-After), not INTERNAL', () => {
+    for (const error of [new MongoNetworkError('connect ECONNREFUSED'), new PoolClearedError('pool cleared'), new MongoServerError(['RetryableWriteError'])]) {
+      expect(isDependencyOutage(error)).toBe(true);
+      expect(toGrpcError(error)).toMatchObject({ code: status.UNAVAILABLE, details: 'Service temporarily unavailable.', isInternal: false, isOutage: true });
+    }
+  });
+
+  it('when the error is anything else, then INTERNAL as before', () => {
+    for (const error of [new Error('boom'), new MongoServerError([]), 'a string', null]) {
+      expect(isDependencyOutage(error)).toBe(false);
+      expect(toGrpcError(error)).toMatchObject({ code: status.INTERNAL, isInternal: true });
+    }
   });
 });

@@ -95,6 +95,42 @@ export interface GrpcErrorReply {
   details: string;
   metadata: Metadata;
   isInternal: boolean;
+  /** A dependency of the service is away for a moment (answered UNAVAILABLE): log it, without a stack. */
+  isOutage?: boolean;
+}
+
+/**
+ * Errors of the document store's driver that mean "away for a moment" (the
+ * store restarting, a connection refused, the pool reset after one): the
+ * caller should retry later, so they are UNAVAILABLE (503 with Retry-After at
+ * the gateway), never INTERNAL. Recognised by name and error label, so that
+ * this package needs no driver.
+ */
+const OUTAGE_ERROR_NAMES = new Set([
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoPoolClearedError',
+  'PoolClearedError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoServerClosedError',
+]);
+const OUTAGE_LABELS = ['ResetPool', 'RetryableWriteError', 'TransientTransactionError'];
+
+export function isDependencyOutage(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { name, hasErrorLabel } = error as { name?: unknown; hasErrorLabel?: unknown };
+  if (typeof name === 'string' && OUTAGE_ERROR_NAMES.has(name)) return true;
+  if (typeof hasErrorLabel === 'function') {
+    try {
+      return OUTAGE_LABELS.some((label) => (hasErrorLabel as (label: string) => boolean).call(error, label));
+    } catch {
+      return false;
+    }
+  }
+  return false;
 }
 
 /** The reply for a failure that could not even be described: never throws. */
@@ -111,7 +147,10 @@ export const internalReply = (): GrpcErrorReply => ({
  * INTERNAL rather than failing the reply.
  */
 export function toGrpcError(error: unknown): GrpcErrorReply {
-  if (!(error instanceof DomainError)) return internalReply();
+  if (!(error instanceof DomainError)) {
+    if (!isDependencyOutage(error)) return internalReply();
+    return { code: status.UNAVAILABLE, details: 'Service temporarily unavailable.', metadata: new Metadata(), isInternal: false, isOutage: true };
+  }
   try {
     const metadata = new Metadata();
     metadata.set(DETAILS_KEY, Buffer.from(JSON.stringify(error.details), 'utf8'));

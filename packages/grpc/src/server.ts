@@ -84,6 +84,7 @@ function wrap(logger: Logger, path: string, handler: (request: unknown, call: Ca
         } catch (error) {
           const sent = toGrpcError(error);
           if (sent.isInternal) logger.error({ rpc: path, err: error }, 'rpc failed');
+          else if (sent.isOutage) logger.warn({ rpc: path, err: error }, 'rpc failed: a dependency is unavailable');
           else logger.info({ rpc: path, code: sent.code, reason: sent.details }, 'rpc refused');
           answer({ code: sent.code, details: sent.details, metadata: sent.metadata });
         }
