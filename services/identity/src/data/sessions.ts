@@ -50,9 +50,14 @@ export class SessionRepository {
     return this.model.find({ family_id: familyId, status: 'active' }).lean<SessionDoc[]>().exec();
   }
 
+  /**
+   * One update per jti (a user has at most a few over the limit): with
+   * `jti: {$in}` the only condition FerretDB sends to PostgreSQL is
+   * `status: 'active'`, which matched every live session of every user (a
+   * login at 60,000 sessions took over 2 s).
+   */
   async evict(jtis: string[]): Promise<void> {
-    if (jtis.length === 0) return;
-    await this.model.updateMany({ jti: { $in: jtis }, status: 'active' }, { $set: { status: 'evicted' } }).exec();
+    await Promise.all(jtis.map((jti) => this.model.updateOne({ jti, status: 'active' }, { $set: { status: 'evicted' } }).exec()));
   }
 
   async deleteAllOf(userId: number): Promise<number> {
