@@ -1,7 +1,7 @@
 // Access grants: purchases, gifts, admin assignments, retail licenses and
 // external permissions, each for one user and one issue.
 import type { Model } from 'mongoose';
-import { ownedBy, type Owner } from './owner.js';
+import { mergeById, ownedBy, ownerKeys, type Owner } from './owner.js';
 import { isDuplicateKey } from './errors.js';
 import type { GrantDoc } from './schemas.js';
 
@@ -30,16 +30,20 @@ export class GrantRepository {
    */
   async liveFor(owner: Owner, tenantIds: number[], now: Date, issueIds?: number[]): Promise<GrantDoc[]> {
     if (!tenantIds.length || (issueIds && !issueIds.length)) return [];
-    return this.model
-      .find({
-        ...ownedBy<GrantDoc>(owner),
-        tenant_id: tenantIds.length === 1 ? tenantIds[0] : { $in: tenantIds },
-        ...(issueIds && { issue_id: { $in: issueIds } }),
-        revoked: false,
-      })
-      .lean<GrantDoc[]>()
-      .exec()
-      .then((grants) => grants.filter((grant) => !grant.erased_at && (!grant.expires_at || grant.expires_at.getTime() > now.getTime())));
+    const lists = await Promise.all(
+      ownerKeys<GrantDoc>(owner).map((key) =>
+        this.model
+          .find({
+            ...key,
+            tenant_id: tenantIds.length === 1 ? tenantIds[0] : { $in: tenantIds },
+            ...(issueIds && { issue_id: { $in: issueIds } }),
+            revoked: false,
+          })
+          .lean<GrantDoc[]>()
+          .exec(),
+      ),
+    );
+    return mergeById(lists).filter((grant) => !grant.erased_at && (!grant.expires_at || grant.expires_at.getTime() > now.getTime()));
   }
 
   async findByOrder(orderId: string): Promise<GrantDoc[]> {

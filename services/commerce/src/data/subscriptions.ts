@@ -1,6 +1,6 @@
 // Subscription plans of users: a plan covers every issue of its tenant or a list of them.
 import type { Model } from 'mongoose';
-import { ownedBy, type Owner } from './owner.js';
+import { mergeById, ownedBy, ownerKeys, type Owner } from './owner.js';
 import type { SubscriptionDoc } from './schemas.js';
 
 export class SubscriptionRepository {
@@ -13,11 +13,15 @@ export class SubscriptionRepository {
   /** Plans of the user in the tenants that are active at `now`. */
   async activeFor(owner: Owner, tenantIds: number[], now: Date): Promise<SubscriptionDoc[]> {
     if (!tenantIds.length) return [];
-    const plans = await this.model
-      .find({ ...ownedBy<SubscriptionDoc>(owner), tenant_id: tenantIds.length === 1 ? tenantIds[0] : { $in: tenantIds }, active: true })
-      .lean<SubscriptionDoc[]>()
-      .exec();
-    return plans.filter((plan) => !plan.ends_at || plan.ends_at.getTime() > now.getTime());
+    const lists = await Promise.all(
+      ownerKeys<SubscriptionDoc>(owner).map((key) =>
+        this.model
+          .find({ ...key, tenant_id: tenantIds.length === 1 ? tenantIds[0] : { $in: tenantIds }, active: true })
+          .lean<SubscriptionDoc[]>()
+          .exec(),
+      ),
+    );
+    return mergeById(lists).filter((plan) => !plan.ends_at || plan.ends_at.getTime() > now.getTime());
   }
 
   async deleteOwner(owner: Owner): Promise<number> {
