@@ -119,9 +119,9 @@ export class ReferenceCache<K, V> {
   }
 
   /** Drops every entry whose key matches, e.g. every entry of one user. */
-  deleteWhere(matches: (key: K) => boolean): void {
+  deleteWhere(matches: (key: K, value: V) => boolean): void {
     this.generation += 1;
-    for (const key of [...this.entries.keys()]) if (matches(key)) this.entries.delete(key);
+    for (const [key, entry] of [...this.entries]) if (matches(key, entry.value)) this.entries.delete(key);
   }
 
   clear(): void {

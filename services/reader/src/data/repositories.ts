@@ -84,7 +84,7 @@ export class SessionRepository {
     const entries = this.cache?.entries;
     if (!entries) return;
     if (change.sessionId !== undefined) entries.delete(change.sessionId);
-    else if (change.userId !== undefined) entries.deleteWhere((id) => entries.peek(id)?.user_id === change.userId);
+    else if (change.userId !== undefined) entries.deleteWhere((_id, session) => session.user_id === change.userId);
     else entries.clear();
   }
 
