@@ -15,6 +15,8 @@ WORKDIR /repo
 # Dependencies first: this layer only changes with the lockfile.
 # (.npmr[c]: copied when present, no error when absent)
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmr[c] ./
+# Patched dependencies (patches/README.md): the lockfile pins their hashes.
+COPY patches ./patches
 RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store \
     pnpm fetch --frozen-lockfile --store-dir "$PNPM_STORE"
 
