@@ -102,7 +102,10 @@ describe('a dependency that is away for a moment', () => {
   }
   class MongoServerError extends Error {
     override name = 'MongoServerError';
-    constructor(private readonly labels: string[]) {
+    constructor(
+      private readonly labels: string[],
+      readonly code?: number,
+    ) {
       super('write failed');
     }
     hasErrorLabel(label: string) {
@@ -111,14 +114,15 @@ describe('a dependency that is away for a moment', () => {
   }
 
   it('when the store refuses the connection or its pool was reset, then UNAVAILABLE (a 503 with Retry-After), not INTERNAL', () => {
-    for (const error of [new MongoNetworkError('connect ECONNREFUSED'), new PoolClearedError('pool cleared'), new MongoServerError(['RetryableWriteError'])]) {
+    const shuttingDown = new MongoServerError([], 11600); // InterruptedAtShutdown, without the label a MongoDB server would add
+    for (const error of [new MongoNetworkError('connect ECONNREFUSED'), new PoolClearedError('pool cleared'), new MongoServerError(['RetryableWriteError']), shuttingDown]) {
       expect(isDependencyOutage(error)).toBe(true);
       expect(toGrpcError(error)).toMatchObject({ code: status.UNAVAILABLE, details: 'Service temporarily unavailable.', isInternal: false, isOutage: true });
     }
   });
 
   it('when the error is anything else, then INTERNAL as before', () => {
-    for (const error of [new Error('boom'), new MongoServerError([]), 'a string', null]) {
+    for (const error of [new Error('boom'), new MongoServerError([]), new MongoServerError([], 11000), 'a string', null]) {
       expect(isDependencyOutage(error)).toBe(false);
       expect(toGrpcError(error)).toMatchObject({ code: status.INTERNAL, isInternal: true });
     }

@@ -118,11 +118,20 @@ const OUTAGE_ERROR_NAMES = new Set([
   'MongoServerClosedError',
 ]);
 const OUTAGE_LABELS = ['ResetPool', 'RetryableWriteError', 'TransientTransactionError'];
+/**
+ * Server error codes of a store that is shutting down, recovering, not (yet)
+ * primary or cut off from its peers: the "state change" and network codes of
+ * the MongoDB server discovery and monitoring spec. A server adds the
+ * retryable label to them itself, but not every MongoDB-wire server does
+ * (FerretDB does not), so they are recognised by code too.
+ */
+const OUTAGE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
 
 export function isDependencyOutage(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
-  const { name, hasErrorLabel } = error as { name?: unknown; hasErrorLabel?: unknown };
+  const { name, code, hasErrorLabel } = error as { name?: unknown; code?: unknown; hasErrorLabel?: unknown };
   if (typeof name === 'string' && OUTAGE_ERROR_NAMES.has(name)) return true;
+  if (name === 'MongoServerError' && typeof code === 'number' && OUTAGE_CODES.has(code)) return true;
   if (typeof hasErrorLabel === 'function') {
     try {
       return OUTAGE_LABELS.some((label) => (hasErrorLabel as (label: string) => boolean).call(error, label));

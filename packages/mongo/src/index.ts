@@ -10,6 +10,10 @@ export async function connectMongo(uri: string, options: { dbName?: string } = {
   const connection = mongoose.createConnection(uri, {
     dbName: options.dbName,
     serverSelectionTimeoutMS: 5_000,
+    // While the store is away an operation fails as the driver's outage error
+    // (503 with Retry-After, @folio/errors) instead of waiting in mongoose's
+    // buffer for 10 s and then failing as a plain MongooseError (a 500).
+    bufferCommands: false,
     // Indexes are created explicitly by ensureIndexes(): start-up stays predictable.
     autoIndex: false,
     autoCreate: true,
