@@ -10,7 +10,7 @@ import { emailsTo, testInfra, uniqueEmail, uniqueName } from '@folio/testing';
 import { describe, expect, it } from 'vitest';
 import { clientIp, loginByEmail, sharedLogin, type Tokens } from '../test/client.js';
 import { session, v2 } from '../test/reader-helpers.js';
-import { api, restartInfra, sleep, startLoad, summary, until, type LoadRoute } from './stack.js';
+import { api, loggedErrors, restartInfra, sleep, startLoad, summary, until, type LoadRoute } from './stack.js';
 
 const SUPPORT = 'support@folio.localhost';
 const ip = () => ({ 'x-forwarded-for': `198.19.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}` });
@@ -166,6 +166,7 @@ describe('infrastructure restarted under use', () => {
       { name: 'note-write', send: () => api('POST', '/api/v2/reader/notes', { token: ana.access_token, headers: { ...v2(1, epub.token), ...ip() }, body: note() }) },
       { name: 'position-write', send: () => api('PUT', '/api/v2/reader/1001/last-location', { token: ana.access_token, headers: { ...v2(1), ...ip() }, body: { lastLocation: { chapterHref: 'text/chapter-1.xhtml', cfi: 'epubcfi(/6/2!/4/2/1:0)' } } }) },
     ];
+    const startedAt = Date.now();
     const load = startLoad(routes, { concurrency: 3, pauseMs: 50 });
     await sleep(1_000);
     await restartInfra('docdb');
@@ -175,9 +176,9 @@ describe('infrastructure restarted under use', () => {
       'a note written after the store is back',
     );
     const outcomes = await load.stop();
-    const table = JSON.stringify(summary(outcomes));
+    const table = `${JSON.stringify(summary(outcomes))}; logged: ${JSON.stringify(await loggedErrors(startedAt))}`;
     expect(outcomes.filter((o) => o.status === 0 || (o.status >= 500 && o.status !== 503)), table).toEqual([]);
     expect(outcomes.filter((o) => o.status === 503 && !o.retryAfter), table).toEqual([]);
-    console.info(`document store restart: ${table}`);
+    console.info(`document store restart: ${JSON.stringify(summary(outcomes))}`);
   });
 });

@@ -6,7 +6,7 @@ import { uniqueName } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { session, STORE, v2, type ReaderSessionBody } from '../test/reader-helpers.js';
 import { clientIp, sharedLogin, type Tokens } from '../test/client.js';
-import { api, killService, portOpen, SERVICE_PORTS, startLoad, summary, until, type LoadRoute, type Outcome, type ServiceName } from './stack.js';
+import { api, killService, loggedErrors, portOpen, SERVICE_PORTS, startLoad, summary, until, type LoadRoute, type Outcome, type ServiceName } from './stack.js';
 
 let ana: Tokens;
 let epub: ReaderSessionBody;
@@ -103,7 +103,7 @@ describe('a service killed under load', () => {
       const outcomes = await load.stop();
 
       const during = outcomes.filter((outcome) => outcome.at >= killedAt);
-      const table = JSON.stringify(summary(during));
+      const table = `${JSON.stringify(summary(during))}; logged: ${JSON.stringify(await loggedErrors(killedAt))}`;
       const bad = (outcome: Outcome) => outcome.status !== 200 && outcome.status !== 201;
       // Never a 500 or a broken connection; a failure is a 503 that says when to come back.
       expect(during.filter((outcome) => outcome.status === 0 || outcome.status >= 500 && outcome.status !== 503), table).toEqual([]);
@@ -113,7 +113,7 @@ describe('a service killed under load', () => {
       // Nothing written before is lost.
       const listed = await api<{ uuid: string }[]>('GET', '/api/v2/reader/notes', { token: ana.access_token, headers: { ...v2(1, epub.token), ...clientIp() } });
       expect(listed.body.map((one) => one.uuid)).toContain((written.body as { uuid: string }).uuid);
-      console.info(`${service}: back ${backAt - killedAt} ms after the kill, ${rules.recovers} answered 200 ${recoveredIn} ms after that; ${table}`);
+      console.info(`${service}: back ${backAt - killedAt} ms after the kill, ${rules.recovers} answered 200 ${recoveredIn} ms after that; ${JSON.stringify(summary(during))}`);
     });
   }
 });

@@ -100,6 +100,33 @@ export function startLoad(routes: LoadRoute[], { concurrency = 4, pauseMs = 40 }
   };
 }
 
+const LOGGED = ['gateway', 'identity', 'catalog', 'commerce', 'reader', 'notes', 'integrations'];
+
+/**
+ * The errors the services logged (level error and above) since `sinceMs`, a
+ * few lines each: a failure message carries them, so that a red run in CI says
+ * what failed inside the stack and not only what the client saw.
+ */
+export async function loggedErrors(sinceMs: number, limit = 6): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of LOGGED) {
+    const text = await readFile(join(ROOT, '.local', 'logs', `${name}.log`), 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+      if (!line.startsWith('{')) continue;
+      let entry: { level?: number; time?: string; msg?: string; rpc?: string; route?: string; err?: { type?: string; message?: string; stack?: string } };
+      try {
+        entry = JSON.parse(line) as typeof entry;
+      } catch {
+        continue;
+      }
+      if ((entry.level ?? 0) < 50 || Date.parse(entry.time ?? '') < sinceMs) continue;
+      const stack = (entry.err?.stack ?? '').split('\n').slice(1, 4).map((frame) => frame.trim()).join(' < ');
+      found.push(`${name} ${entry.time} ${entry.rpc ?? entry.route ?? ''} ${entry.msg ?? ''} ${entry.err?.type ?? ''}: ${entry.err?.message ?? ''} ${stack}`.slice(0, 700));
+    }
+  }
+  return found.slice(0, limit);
+}
+
 /** Counts per route and status, for failure messages. */
 export function summary(outcomes: Outcome[]): Record<string, Record<string, number>> {
   const table: Record<string, Record<string, number>> = {};
