@@ -66,7 +66,7 @@ describe('upstream circuit breaker', () => {
     await refusing?.shutdown(1_000);
   });
 
-  it('when the service hangs, then calls end as 503 with Retry-After, and once the breaker opens they fail fast', async () => {
+  it('when a method hangs, then its calls end as 503 with Retry-After, and once its breaker opens they fail fast', async () => {
     const upstream = createUpstream('catalog', catalog.CatalogServiceClient, hangingAddress, settings);
     try {
       for (let i = 0; i < settings.breaker.volumeThreshold; i++) {
@@ -76,7 +76,9 @@ describe('upstream circuit breaker', () => {
         expect(error.details.retryAfterSeconds).toBeGreaterThan(0);
         expect(ms).toBeGreaterThanOrEqual(settings.deadlineMs - 10);
       }
-      expect(upstream.breaker.state).toBe('open');
+      expect(upstream.methodBreaker('getIssue').state).toBe('open');
+      // Running out of time is the method's failure, not the service's.
+      expect(upstream.breaker.state).toBe('closed');
 
       const { error, ms } = await failureOf(upstream.client.getIssue(REQUEST));
       expect(ms).toBeLessThan(100);
@@ -89,20 +91,36 @@ describe('upstream circuit breaker', () => {
     }
   });
 
+  it("when one method's breaker is open, then the service's other methods still reach it", async () => {
+    const upstream = createUpstream('catalog', catalog.CatalogServiceClient, hangingAddress, settings);
+    try {
+      for (let i = 0; i < settings.breaker.volumeThreshold; i++) await failureOf(upstream.client.getIssue(REQUEST));
+      expect(upstream.methodBreaker('getIssue').state).toBe('open');
+      // Another method is not failed fast: it reaches the (hung) service and takes its deadline.
+      const { error, ms } = await failureOf(upstream.client.getFavorite({ tenantId: 1, userId: 1, issueId: 1001 } as never));
+      expect(error.code).toBe('DEADLINE_EXCEEDED');
+      expect(ms).toBeGreaterThanOrEqual(settings.deadlineMs - 10);
+      expect(upstream.methodBreaker('getFavorite').state).toBe('closed');
+    } finally {
+      upstream.close();
+    }
+  });
+
   it('when the open breaker waited its reset time, then one probe call goes through again', async () => {
     const upstream = createUpstream('catalog', catalog.CatalogServiceClient, hangingAddress, {
       ...settings,
       breaker: { ...settings.breaker, resetMs: 300 },
     });
     try {
+      const getIssue = upstream.methodBreaker('getIssue');
       for (let i = 0; i < settings.breaker.volumeThreshold; i++) await failureOf(upstream.client.getIssue(REQUEST));
-      expect(upstream.breaker.state).toBe('open');
+      expect(getIssue.state).toBe('open');
       await new Promise((resolve) => setTimeout(resolve, 400));
-      expect(upstream.breaker.state).toBe('half-open');
+      expect(getIssue.state).toBe('half-open');
       const { ms } = await failureOf(upstream.client.getIssue(REQUEST));
       // The probe reached the (still hung) service: it took a deadline, and opened the breaker again.
       expect(ms).toBeGreaterThanOrEqual(settings.deadlineMs - 10);
-      expect(upstream.breaker.state).toBe('open');
+      expect(getIssue.state).toBe('open');
     } finally {
       upstream.close();
     }
@@ -129,7 +147,12 @@ describe('upstream circuit breaker', () => {
         const { error } = await failureOf(upstream.client.getIssue(REQUEST));
         expect(httpStatusOf(error)).toBe(503);
       }
+      // The service's breaker: every method of it fails fast now.
       expect(upstream.breaker.state).toBe('open');
+      const started = performance.now();
+      const { error } = await failureOf(upstream.client.getFavorite({ tenantId: 1, userId: 1, issueId: 1001 } as never));
+      expect(performance.now() - started).toBeLessThan(100);
+      expect(httpStatusOf(error)).toBe(503);
     } finally {
       upstream.close();
     }
@@ -160,7 +183,7 @@ describe('upstream circuit breaker', () => {
       const retryAfter = Number(fast.headers['retry-after']);
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(5);
-      expect(gateway.upstreams.identity.breaker.state).toBe('open');
+      expect(gateway.upstreams.identity.methodBreaker('startEmailLogin').state).toBe('open');
     } finally {
       await gateway.stop();
     }

@@ -1,16 +1,23 @@
-// A circuit breaker per upstream service. Every call of that service goes
-// through it, so a service that keeps timing out or refusing connections is
-// failed fast (503 + Retry-After) instead of holding requests for a deadline
-// each. Answers that prove the service is alive (a refused login, a missing
-// object) never count as failures.
+// Circuit breakers on the upstream calls, on two levels (upstreams/index.ts):
+// - one per service counts the failures that mean the process cannot be
+//   reached (UNAVAILABLE: connection refused, no connection), so a service
+//   that is down is failed fast on every method (503 + Retry-After) instead
+//   of holding requests for a deadline each;
+// - one per method counts the calls that ran out of time (DEADLINE_EXCEEDED),
+//   so one slow method (a listing that outgrew its deadline) is failed fast
+//   alone, while the service's other methods keep answering.
+// Answers that prove the service is alive (a refused login, a missing object)
+// never count as failures on either level.
 import CircuitBreaker from 'opossum';
 import { DomainError, unavailable, type ErrorCode } from '@folio/errors';
 import type { Logger } from '@folio/logger';
 import { countBreakerOpened, recordBreakerState, registerBreaker } from '@folio/telemetry';
 
 export interface BreakerSettings {
-  /** Backstop above the gRPC deadline. */
-  timeoutMs: number;
+  /** Which failures count against this breaker (default: every one but the client-side codes). */
+  countsAsFailure?: (error: unknown) => boolean;
+  /** Backstop above the gRPC deadline (false: none, for a breaker around one that has it). */
+  timeoutMs: number | false;
   /** How long an open breaker fails fast before letting one call through. */
   resetMs: number;
   volumeThreshold: number;
@@ -37,6 +44,35 @@ export function isDomainError(error: unknown): error is DomainError {
 
 export function countsAsFailure(error: unknown): boolean {
   return !(isDomainError(error) && CLIENT_SIDE.has(error.code));
+}
+
+/**
+ * Errors a breaker made itself (its refusal while open, its backstop
+ * timeout): a breaker around it must not count them as the service being
+ * unreachable.
+ */
+const MADE_BY_A_BREAKER = new WeakMap<object, 'open' | 'timeout'>();
+
+/** Deadlines that ran out while the channel had no connection (upstreams/index.ts marks them). */
+const WITHOUT_CONNECTION = new WeakSet<object>();
+
+/** Marks a failure as one of a call that never had a connection to wait on: the service level counts it. */
+export function markUnreachable(error: unknown): void {
+  if (error && typeof error === 'object') WITHOUT_CONNECTION.add(error);
+}
+
+/** The service level: the process could not be reached (or failed in a way no answer explains). */
+export function isUnreachable(error: unknown): boolean {
+  if (error && typeof error === 'object' && WITHOUT_CONNECTION.has(error)) return true;
+  if (isDomainError(error)) return error.code === 'UNAVAILABLE' && !MADE_BY_A_BREAKER.has(error);
+  return countsAsFailure(error);
+}
+
+/** The method level: the call ran out of time (the gRPC deadline or the breaker's backstop). */
+export function isTooSlow(error: unknown): boolean {
+  if (!isDomainError(error)) return false;
+  if (WITHOUT_CONNECTION.has(error)) return false;
+  return error.code === 'DEADLINE_EXCEEDED' || MADE_BY_A_BREAKER.get(error) === 'timeout';
 }
 
 /** What the breaker tells the call it lets through. */
@@ -71,7 +107,7 @@ export class Breaker {
       rollingCountTimeout: 10_000,
       rollingCountBuckets: 10,
       // Filtered errors still reject; they just do not count against the service.
-      errorFilter: (error: unknown) => !countsAsFailure(error),
+      errorFilter: (error: unknown) => !(settings.countsAsFailure ?? countsAsFailure)(error),
     });
     // folio_breaker_state{breaker} and folio_breaker_opened_total{breaker}.
     registerBreaker(name);
@@ -113,13 +149,20 @@ export class Breaker {
         const withRetry = new DomainError(error.code, error.message, { ...error.details, retryAfterSeconds: this.retryAfterSeconds() });
         // Keep the client-side stack: it names the RPC and the transport's reason.
         withRetry.stack = error.stack;
+        if (WITHOUT_CONNECTION.has(error)) WITHOUT_CONNECTION.add(withRetry);
         return withRetry;
       }
       return error;
     }
     const code = (error as { code?: string } | undefined)?.code;
-    if (code === 'EOPENBREAKER') return unavailable('Service temporarily unavailable.', this.retryAfterSeconds());
-    if (code === 'ETIMEDOUT') return unavailable('Service temporarily unavailable.', this.retryAfterSeconds());
+    if (code === 'EOPENBREAKER') return this.ownError('open');
+    if (code === 'ETIMEDOUT') return this.ownError('timeout');
+    return error;
+  }
+
+  private ownError(reason: 'open' | 'timeout'): DomainError {
+    const error = unavailable('Service temporarily unavailable.', this.retryAfterSeconds());
+    MADE_BY_A_BREAKER.set(error, reason);
     return error;
   }
 

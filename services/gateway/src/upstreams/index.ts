@@ -1,11 +1,14 @@
 // The gateway's view of the backend services: one promise client per service,
-// every call with the configured deadline and through that service's breaker.
-import type { Client } from '@grpc/grpc-js';
+// every call with the configured deadline and through two breakers
+// (breaker.ts): the service's, which opens when the process cannot be
+// reached, and the method's, which opens when that method keeps running out
+// of time, so one slow listing does not take the service's other routes down.
+import { connectivityState, type Client } from '@grpc/grpc-js';
 import { checkHealth, createPromiseClient, type CallSettings, type PromiseClient } from '@folio/grpc';
 import type { Logger } from '@folio/logger';
 import { catalog, commerce, identity, integrations, notes, reader, readerSync } from '@folio/proto';
 import type { GatewayConfig } from '../config.js';
-import { Breaker, type BreakerSettings } from './breaker.js';
+import { Breaker, isDomainError, isTooSlow, isUnreachable, markUnreachable, type BreakerSettings } from './breaker.js';
 
 /** The promise methods of a client, each run through a breaker. */
 export type GuardedClient<C> = Omit<PromiseClient<C>, 'close' | 'raw'>;
@@ -16,7 +19,10 @@ export interface Upstream<C> {
   /** Fully qualified gRPC service name, as reported by grpc.health.v1. */
   serviceName: string;
   client: GuardedClient<C>;
+  /** The service's breaker: open while the process cannot be reached. */
   breaker: Breaker;
+  /** The breaker of one method (created on its first call): open while that method keeps timing out. */
+  methodBreaker(method: string): Breaker;
   close(): void;
 }
 
@@ -31,14 +37,36 @@ export function createUpstream<C extends Client>(
 ): Upstream<C> {
   const raw = createPromiseClient(Constructor as never, address, { defaultDeadlineMs: settings.deadlineMs }) as PromiseClient<C>;
   // A second service of the same process shares its breaker: one process, one state.
-  const breaker = settings.sharedBreaker ?? new Breaker(name, settings.breaker, logger);
+  // The method breakers below it carry the backstop timeout.
+  const breaker = settings.sharedBreaker ?? new Breaker(name, { ...settings.breaker, timeoutMs: false, countsAsFailure: isUnreachable }, logger);
+  const channel = raw.raw.getChannel();
+  const connected = () => channel.getConnectivityState(false) === connectivityState.READY;
+  const methodBreakers = new Map<string, Breaker>();
+  const methodBreaker = (method: string): Breaker => {
+    let found = methodBreakers.get(method);
+    if (!found) {
+      found = new Breaker(`${name}.${method}`, { ...settings.breaker, countsAsFailure: isTooSlow }, logger);
+      methodBreakers.set(method, found);
+    }
+    return found;
+  };
   const client = new Proxy({} as GuardedClient<C>, {
     get(_target, method) {
       const call = (raw as Record<string | symbol, unknown>)[method];
-      if (typeof call !== 'function' || method === 'close' || method === 'raw') return undefined;
+      if (typeof call !== 'function' || typeof method !== 'string' || method === 'close' || method === 'raw') return undefined;
       return (request: unknown, callSettings?: CallSettings) =>
-        breaker.run(({ trial }) =>
-          (call as (r: unknown, s?: CallSettings) => Promise<unknown>)(request, trial ? { ...callSettings, waitForReady: true } : callSettings),
+        breaker.run((service) =>
+          methodBreaker(method).run((own) =>
+            (call as (r: unknown, s?: CallSettings) => Promise<unknown>)(
+              request,
+              service.trial || own.trial ? { ...callSettings, waitForReady: true } : callSettings,
+            ).catch((error: unknown) => {
+              // A deadline that ran out with no connection (a trial waiting for one, a
+              // service that went away mid-call) is the service's failure, not the method's slowness.
+              if (isDomainError(error) && error.code === 'DEADLINE_EXCEEDED' && !connected()) markUnreachable(error);
+              throw error;
+            }),
+          ),
         );
     },
   });
@@ -48,8 +76,10 @@ export function createUpstream<C extends Client>(
     serviceName: Constructor.serviceName,
     client,
     breaker,
+    methodBreaker,
     close() {
       if (!settings.sharedBreaker) breaker.shutdown();
+      for (const each of methodBreakers.values()) each.shutdown();
       raw.close();
     },
   };
