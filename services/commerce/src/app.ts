@@ -53,7 +53,7 @@ export async function startCommerce(
   try {
     const connection = await connectMongo(config.MONGO_URL);
     teardown.add(() => connection.close());
-    const store = await openCommerceStore(connection);
+    const store = await openCommerceStore(connection, { offerCacheMs: config.OFFER_CACHE_SECONDS * 1000 });
 
     const identityClient = createPromiseClient(identity.IdentityServiceClient, config.IDENTITY_ADDR, { defaultDeadlineMs: config.PEER_DEADLINE_MS });
     teardown.add(() => identityClient.close());

@@ -34,12 +34,12 @@ export interface CommerceStore {
   userEmails: UserEmailRepository;
 }
 
-export async function openCommerceStore(connection: Connection): Promise<CommerceStore> {
+export async function openCommerceStore(connection: Connection, options: { offerCacheMs?: number } = {}): Promise<CommerceStore> {
   const models = commerceModels(connection);
   await ensureIndexes(connection);
   return {
     connection,
-    offers: new OfferRepository(models.offers),
+    offers: new OfferRepository(models.offers, options.offerCacheMs),
     grants: new GrantRepository(models.grants),
     subscriptions: new SubscriptionRepository(models.subscriptions),
     carts: new CartRepository(models.carts),

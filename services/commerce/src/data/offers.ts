@@ -1,15 +1,34 @@
 // How each issue is sold (free, sale mode, licensing, prices): the offer.
+import { ReferenceCache } from '@folio/messaging';
 import type { Model } from 'mongoose';
 import type { OfferDoc } from './schemas.js';
 
 const MAX_LOOKUPS = 200;
 
+type FreeIssue = { tenant_id: number; issue_id: number };
+
 export class OfferRepository {
-  constructor(private readonly model: Model<OfferDoc>) {}
+  /**
+   * The free issues of a tenant, read once per `freeIssuesTtlMs`: every
+   * my-content listing needs them, and the query (`tenant_id` + `free`) reads
+   * the whole offers collection on FerretDB (100,000 offers at the scale
+   * benchmark: past the gateway's deadline). Offers are written only by the
+   * seed and the catalog import (`put`, which drops its tenant's entry), so
+   * the TTL bounds how late another replica sees a new free issue.
+   */
+  private readonly freeIssues: ReferenceCache<number, FreeIssue[]>;
+
+  constructor(
+    private readonly model: Model<OfferDoc>,
+    freeIssuesTtlMs = 0,
+  ) {
+    this.freeIssues = new ReferenceCache({ name: 'commerce-free-issues', maxEntries: 1_000, ttlMs: freeIssuesTtlMs });
+  }
 
   /** Creates or replaces the offer of an issue (seed, catalog sync). */
   async put(offer: OfferDoc): Promise<void> {
     await this.model.replaceOne({ _id: offer._id }, offer, { upsert: true }).exec();
+    this.freeIssues.delete(offer.tenant_id);
   }
 
   /** The offer of an issue in a tenant; an issue of another tenant is as unknown as a missing one. */
@@ -38,13 +57,14 @@ export class OfferRepository {
   }
 
   /** Ids of the free issues of the given tenants. */
-  async freeIssuesIn(tenantIds: number[]): Promise<{ tenant_id: number; issue_id: number }[]> {
-    if (!tenantIds.length) return [];
-    const docs = await this.model
-      .find({ tenant_id: { $in: tenantIds }, free: true }, { _id: 1, tenant_id: 1 })
-      .lean<Pick<OfferDoc, '_id' | 'tenant_id'>[]>()
-      .exec();
-    return docs.map((doc) => ({ tenant_id: doc.tenant_id, issue_id: doc._id }));
+  async freeIssuesIn(tenantIds: number[]): Promise<FreeIssue[]> {
+    const perTenant = await Promise.all([...new Set(tenantIds)].map((tenantId) => this.freeIssues.get(tenantId, () => this.loadFreeIssues(tenantId))));
+    return perTenant.flat();
+  }
+
+  private async loadFreeIssues(tenantId: number): Promise<FreeIssue[]> {
+    const docs = await this.model.find({ tenant_id: tenantId, free: true }, { _id: 1 }).lean<Pick<OfferDoc, '_id'>[]>().exec();
+    return docs.map((doc) => ({ tenant_id: tenantId, issue_id: doc._id }));
   }
 
   async count(): Promise<number> {
