@@ -1,8 +1,18 @@
-// Repositories of the reader database. Every read of tenant content names the
-// tenant; user data is keyed by user. Results are plain objects.
+// Repositories of the reader database: the domain's repository interfaces
+// (domain/store.ts) over the document store, with this replica's caches.
+// Every read of tenant content names the tenant; user data is keyed by user.
+// Results are plain objects.
 import { ensureIndexes, isDuplicateKeyError, nextSequence, type Connection } from '@folio/mongo';
 import type { ReferenceCache } from '@folio/messaging';
 import type { Model } from 'mongoose';
+import {
+  positionIdOf,
+  type ManifestRepository,
+  type PositionRepository,
+  type ReaderStore,
+  type SessionRepository,
+  type UserSettingsRepository,
+} from '../domain/store.js';
 import { readerModels, type ManifestDoc, type PositionDoc, type SessionDoc, type SnapshotDoc, type StructureDoc, type UserSettingsDoc } from './schemas.js';
 
 type ManifestSummary = Omit<ManifestDoc, 'epub' | 'pdf' | 'audio'>;
@@ -19,7 +29,7 @@ export interface ManifestCache {
   structures: ReferenceCache<string, StructureDoc>;
 }
 
-export class ManifestRepository {
+export class MongoManifestRepository implements ManifestRepository {
   constructor(
     private readonly model: Model<ManifestSummary>,
     private readonly structures: Model<StructureDoc>,
@@ -71,7 +81,7 @@ export interface SessionCache {
   ended(change: { sessionId?: number; userId?: number }): void;
 }
 
-export class SessionRepository {
+export class MongoSessionRepository implements SessionRepository {
   constructor(
     private readonly connection: Connection,
     private readonly model: Model<Omit<SessionDoc, 'snapshot'>>,
@@ -144,7 +154,7 @@ export class SessionRepository {
   }
 }
 
-export class UserSettingsRepository {
+export class MongoUserSettingsRepository implements UserSettingsRepository {
   constructor(private readonly model: Model<UserSettingsDoc>) {}
 
   async find(userId: number): Promise<UserSettingsDoc | null> {
@@ -162,8 +172,9 @@ export class UserSettingsRepository {
 
 /**
  * A user's positions, most recently read first, as the position cache keeps
- * them (see PositionRepository). `changed` runs after every write of a user's
- * positions, after the entry is dropped here: it tells the other replicas.
+ * them (see MongoPositionRepository). `changed` runs after every write of a
+ * user's positions, after the entry is dropped here: it tells the other
+ * replicas.
  */
 export interface UserPositionsCache {
   entries: ReferenceCache<number, PositionDoc[]>;
@@ -179,18 +190,14 @@ const CACHED_POSITIONS_PER_USER = 500;
  * them (one query on `user_id`), every write of this process drops them, and
  * the other replicas drop theirs on positions.changed.
  */
-export class PositionRepository {
+export class MongoPositionRepository implements PositionRepository {
   constructor(
     private readonly model: Model<PositionDoc>,
     private readonly cache?: UserPositionsCache,
   ) {}
 
-  static idOf(userId: number, tenantId: number, issueId: number): string {
-    return `${userId}:${tenantId}:${issueId}`;
-  }
-
   async find(userId: number, tenantId: number, issueId: number): Promise<PositionDoc | null> {
-    const id = PositionRepository.idOf(userId, tenantId, issueId);
+    const id = positionIdOf(userId, tenantId, issueId);
     const all = await this.cachedAllOf(userId);
     if (all) return all.find((position) => position._id === id) ?? null;
     return this.model.findOne({ _id: id }).lean<PositionDoc>().exec();
@@ -293,11 +300,12 @@ async function upsertById<T extends { _id: unknown }>(model: Model<T>, id: T['_i
   }
 }
 
-export interface ReaderStore {
-  manifests: ManifestRepository;
-  sessions: SessionRepository;
-  settings: UserSettingsRepository;
-  positions: PositionRepository;
+/** The store as this service wires it: the domain's repositories, plus what the caches need (MongoSessionRepository.forget). */
+export interface MongoReaderStore extends ReaderStore {
+  manifests: MongoManifestRepository;
+  sessions: MongoSessionRepository;
+  settings: MongoUserSettingsRepository;
+  positions: MongoPositionRepository;
 }
 
 /** Through `cache` when the repository has one (the service's own store), else straight to the store. */
@@ -309,13 +317,13 @@ function readThroughCache<K, V>(cache: ReferenceCache<K, V> | undefined, key: K,
 export async function openReaderStore(
   connection: Connection,
   caches: { positions?: UserPositionsCache; manifests?: ManifestCache; sessions?: SessionCache } = {},
-): Promise<ReaderStore> {
+): Promise<MongoReaderStore> {
   const models = readerModels(connection);
   await ensureIndexes(connection);
   return {
-    manifests: new ManifestRepository(models.manifests, models.structures, caches.manifests),
-    sessions: new SessionRepository(connection, models.sessions, models.snapshots, caches.sessions),
-    settings: new UserSettingsRepository(models.settings),
-    positions: new PositionRepository(models.positions, caches.positions),
+    manifests: new MongoManifestRepository(models.manifests, models.structures, caches.manifests),
+    sessions: new MongoSessionRepository(connection, models.sessions, models.snapshots, caches.sessions),
+    settings: new MongoUserSettingsRepository(models.settings),
+    positions: new MongoPositionRepository(models.positions, caches.positions),
   };
 }

@@ -1,11 +1,11 @@
 // What a client gets to read of an issue: the reader session response by
 // content type (spec table), with signed URLs that end no later than the
 // user's access, and the preview share when the session is a preview.
-import type { ManifestDoc } from '../data/schemas.js';
 import { buildPreviewEpub } from '../ingest/epub-preview.js';
 import { keys } from '../ingest/ingest.js';
 import type { MediaUrls } from '../media/signing.js';
 import type { ContentStorage } from '../storage/storage.js';
+import type { ContentManifest } from './store.js';
 
 /** The reader session response of the spec, in its key order, without `token`. */
 export interface SessionContent {
@@ -28,7 +28,7 @@ export interface SessionContent {
  * first chapters whose words stay within that share of all words, at least
  * one; audio ceil(tracks x pct / 100).
  */
-export function previewLimit(manifest: ManifestDoc, percentage: number): number {
+export function previewLimit(manifest: ContentManifest, percentage: number): number {
   const share = Math.min(100, Math.max(0, percentage)) / 100;
   if (manifest.pdf) return clamp(Math.ceil(manifest.pdf.pages.length * share), 1, manifest.pdf.pages.length);
   if (manifest.audio) return clamp(Math.ceil(manifest.audio.tracks.length * share), 1, manifest.audio.tracks.length);
@@ -56,11 +56,11 @@ export class ContentLinks {
     private readonly urls: MediaUrls,
   ) {}
 
-  cover(manifest: ManifestDoc): string {
+  cover(manifest: ContentManifest): string {
     return this.urls.public(manifest.cover_key);
   }
 
-  thumbnail(manifest: ManifestDoc): string {
+  thumbnail(manifest: ContentManifest): string {
     return this.urls.public(manifest.thumbnail_key);
   }
 
@@ -68,7 +68,7 @@ export class ContentLinks {
    * The session content; `limit` (from previewLimit) cuts it to the preview share.
    * Signed URLs expire after the configured lifetime or at `notAfter`, whichever is first.
    */
-  async sessionContent(manifest: ManifestDoc, options: { limit: number | null; notAfter: Date | null; now?: Date }): Promise<SessionContent> {
+  async sessionContent(manifest: ContentManifest, options: { limit: number | null; notAfter: Date | null; now?: Date }): Promise<SessionContent> {
     const sign = (key: string) => this.urls.signed(key, { notAfter: options.notAfter, now: options.now });
     const limit = options.limit;
     const content: SessionContent = {
@@ -106,7 +106,7 @@ export class ContentLinks {
   }
 
   /** Signed URLs of every file of the issue (download record). */
-  fileUrls(manifest: ManifestDoc, notAfter: Date | null, now?: Date) {
+  fileUrls(manifest: ContentManifest, notAfter: Date | null, now?: Date) {
     const sign = (key: string) => this.urls.signed(key, { notAfter, now });
     return {
       epub: manifest.epub ? sign(manifest.epub.file_key) : null,
@@ -118,7 +118,7 @@ export class ContentLinks {
   }
 
   /** The EPUB a session of this preview share reads: the whole package, or the preview package of the first `limit` chapters. */
-  async epubKey(manifest: ManifestDoc, limit: number | null): Promise<string> {
+  async epubKey(manifest: ContentManifest, limit: number | null): Promise<string> {
     if (!manifest.epub) throw new Error(`issue ${manifest.issue_id} has no EPUB`);
     return limit === null || limit >= manifest.epub.spine.length ? manifest.epub.file_key : this.previewEpub(manifest, limit);
   }
@@ -134,7 +134,7 @@ export class ContentLinks {
   }
 
   /** The preview package with the first `chapters` chapters, built once and stored. */
-  private async previewEpub(manifest: ManifestDoc, chapters: number): Promise<string> {
+  private async previewEpub(manifest: ContentManifest, chapters: number): Promise<string> {
     const key = keys.previewEpub(manifest.tenant_id, manifest.issue_id, chapters);
     if (await this.storage.stat(key)) return key;
     const full = await this.storage.get(manifest.epub!.file_key);

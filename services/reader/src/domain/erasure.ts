@@ -2,8 +2,8 @@
 // their reader-tokens stop working; reader settings; reading positions;
 // KOReader progress records).
 import type { Logger } from '@folio/logger';
-import type { ReaderStore } from '../data/repositories.js';
 import type { KosyncProgress } from './kosync.js';
+import type { ReaderStore } from './store.js';
 
 export class AccountEraser {
   constructor(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ManifestDoc } from '../data/schemas.js';
 import { locationOfProgress, progressOfLocation } from './kosync.js';
+import type { ContentManifest } from './store.js';
 
 const base = {
   _id: '1:1',
@@ -31,14 +31,14 @@ const epub = {
   },
   pdf: null,
   audio: null,
-} as ManifestDoc;
+} as ContentManifest;
 const pdf = {
   ...base,
   type: 'pdf',
   epub: null,
   audio: null,
   pdf: { pages: Array.from({ length: 10 }, (_, i) => ({ key: `p${i}`, width: 1, height: 1, words: 1 })), toc: [] },
-} as ManifestDoc;
+} as ContentManifest;
 
 describe('KOReader progress <-> reading positions', () => {
   it('when KOReader sends an EPUB xpointer, then its DocFragment names the chapter (1-based, clamped)', () => {

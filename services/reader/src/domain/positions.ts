@@ -3,10 +3,9 @@
 // audio track and seek within the tracks), and the continue-reading list.
 import { createHash } from 'node:crypto';
 import { invalidArgument, permissionDenied } from '@folio/errors';
-import { PositionRepository } from '../data/repositories.js';
-import type { ManifestDoc, PositionDoc } from '../data/schemas.js';
 import type { Peers } from './ports.js';
 import type { ReaderSessions } from './sessions.js';
+import { positionIdOf, type ContentManifest, type PositionRecord, type PositionRepository } from './store.js';
 
 export type LastLocation = { chapterHref: string; cfi: string } | { page: number } | { currentSeek: number; currentTrack: number };
 
@@ -27,7 +26,7 @@ export function isNewerPosition(incoming: { readAt: Date }, stored: { readAt: Da
 }
 
 /** A stored position's version: changes with every save (time and place), opaque to clients. */
-export function positionVersion(position: Pick<PositionDoc, 'location' | 'read_at'>): string {
+export function positionVersion(position: Pick<PositionRecord, 'location' | 'read_at'>): string {
   return createHash('sha256')
     .update(`${new Date(position.read_at).getTime()}:${JSON.stringify(position.location)}`)
     .digest('base64url')
@@ -73,7 +72,7 @@ export class ReadingPositions {
     const access = await this.deps.peers.access(input.tenantId, input.userId, input.issueId);
     if (!access.canRead) throw permissionDenied('You do not have access to this issue.');
     const location = validateLocation(manifest, input.location);
-    const id = PositionRepository.idOf(input.userId, input.tenantId, input.issueId);
+    const id = positionIdOf(input.userId, input.tenantId, input.issueId);
 
     let onlyOver: Date | undefined;
     if (input.expected) {
@@ -81,7 +80,7 @@ export class ReadingPositions {
       if (!stored || !(input.expected.any || input.expected.versions.includes(positionVersion(stored)))) return this.current(input);
       onlyOver = new Date(stored.read_at);
     }
-    const position: PositionDoc = {
+    const position: PositionRecord = {
       _id: id,
       user_id: input.userId,
       tenant_id: input.tenantId,
@@ -120,7 +119,7 @@ const field = 'lastLocation';
  * and an EPUB CFI, PDF a page in range, audio a track and a seek within it.
  * Another content type's shape is refused on the fields this one needs.
  */
-export function validateLocation(manifest: ManifestDoc, value: LastLocation | null): LastLocation {
+export function validateLocation(manifest: ContentManifest, value: LastLocation | null): LastLocation {
   const errors: Record<string, string[]> = {};
   const fail = (name: string, reason: string) => (errors[name] ??= []).push(reason);
   const done = <T extends LastLocation>(location: T): T => {

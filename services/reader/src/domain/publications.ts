@@ -10,12 +10,12 @@
 // order, with their sizes (the Divina profile), and the PDF file itself as an
 // alternate where it was kept at ingest; audiobook tracks carry their
 // durations and media types.
-import type { ManifestDoc } from '../data/schemas.js';
 import { mediaTypeOf } from '../media/types.js';
 import type { ContentLinks } from './content.js';
 import type { IssueInfo, Peers } from './ports.js';
 import type { ReaderSessions } from './sessions.js';
 import { storeUrl } from './settings.js';
+import type { ContentManifest } from './store.js';
 import { parseDateTime } from './time.js';
 
 export interface PublicationLink {
@@ -87,7 +87,7 @@ export class Publications {
   }
 
   private async body(
-    manifest: ManifestDoc,
+    manifest: ContentManifest,
     issue: IssueInfo,
     limit: number | null,
     notAfter: Date | null,

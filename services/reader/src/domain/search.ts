@@ -7,10 +7,10 @@
 // `page_<n>_section_<n>` (page = PDF page or EPUB spine position, section =
 // paragraph, both 1-based). A preview session searches only its preview share.
 import { invalidArgument, notFound, permissionDenied } from '@folio/errors';
-import type { ManifestRepository } from '../data/repositories.js';
 import type { TextIndexStore } from '../search/index-store.js';
 import { cfiOfRange, queryWords, renderSnippet } from '../search/text-index.js';
 import type { Peers } from './ports.js';
+import type { ManifestRepository } from './store.js';
 
 /** The reader session a search runs in, as the caller verified it (the gateway, with VerifyReaderToken). */
 export interface SearchSession {

@@ -12,10 +12,9 @@
 // capability, and sequential ids let anyone read and delete every session.
 import { randomBytes } from 'node:crypto';
 import { failedPrecondition, notFound, permissionDenied } from '@folio/errors';
-import type { ManifestRepository, SessionRepository } from '../data/repositories.js';
-import type { ManifestDoc, SessionDoc } from '../data/schemas.js';
 import { previewLimit, type ContentLinks, type SessionContent } from './content.js';
 import type { Peers } from './ports.js';
+import type { ContentManifest, ManifestRepository, SessionRecord, SessionRepository } from './store.js';
 import type { ReaderClaims, TokenService } from './tokens.js';
 
 const FOREIGN = 'The reader token does not belong to this session.';
@@ -64,7 +63,7 @@ export class ReaderSessions {
    * A readable issue's manifest: NOT_FOUND when reader has none in the tenant, 422 for
    * physical issues. `structure: false` skips the per-page/chapter lists (epub/pdf/audio null).
    */
-  async readableManifest(tenantId: number, issueId: number, options: { structure?: boolean } = {}): Promise<ManifestDoc> {
+  async readableManifest(tenantId: number, issueId: number, options: { structure?: boolean } = {}): Promise<ContentManifest> {
     const manifest = options.structure === false ? await this.deps.manifests.findSummary(tenantId, issueId) : await this.deps.manifests.find(tenantId, issueId);
     if (!manifest) throw notFound('Issue not found.');
     if (manifest.type === 'physical') throw failedPrecondition('This issue has no digital content to read.', 422);
@@ -129,7 +128,7 @@ export class ReaderSessions {
   }
 
   private async open(input: {
-    manifest: ManifestDoc;
+    manifest: ContentManifest;
     userId: number;
     preview: boolean;
     api: 'v1' | 'v2';
@@ -181,7 +180,7 @@ export class ReaderSessions {
    * (`limit`, see previewLimit) for anyone; otherwise the user needs access
    * (PERMISSION_DENIED), and signed URLs end with it (`notAfter`).
    */
-  async grant(manifest: ManifestDoc, userId: number, preview: boolean): Promise<{ limit: number | null; notAfter: Date | null }> {
+  async grant(manifest: ContentManifest, userId: number, preview: boolean): Promise<{ limit: number | null; notAfter: Date | null }> {
     if (preview) return { limit: previewLimit(manifest, (await this.deps.peers.tenant(manifest.tenant_id)).previewPercentage), notAfter: null };
     const access = await this.deps.peers.access(manifest.tenant_id, userId, manifest.issue_id);
     if (!access.canRead) throw permissionDenied('You do not have access to this issue.');
@@ -204,7 +203,7 @@ export class ReaderSessions {
     return sessionRecord(deleted);
   }
 
-  private async findPublic(storeTenantId: number, publicId: string): Promise<Omit<SessionDoc, 'snapshot'>> {
+  private async findPublic(storeTenantId: number, publicId: string): Promise<Omit<SessionRecord, 'snapshot'>> {
     const session = PUBLIC_ID.test(publicId) ? await this.deps.sessions.findByPublicId(publicId) : null;
     if (!session || session.tenant_id !== storeTenantId) throw notFound('Reader session not found.');
     return session;
@@ -242,7 +241,7 @@ function clip(value: string | undefined): string | null {
  * record carries no credential: no token, and no signed content URL (the
  * holder of the reader-token got those at the exchange). Covers are public.
  */
-export function sessionRecord(session: SessionDoc): StoredSession {
+export function sessionRecord(session: SessionRecord): StoredSession {
   return {
     id: session.public_id ?? null,
     tenantId: session.tenant_id,

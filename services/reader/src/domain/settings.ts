@@ -2,11 +2,10 @@
 // the user's own reader settings (PUT /api/v2/reader/settings, user-wide).
 import { createHmac } from 'node:crypto';
 import { invalidArgument, permissionDenied } from '@folio/errors';
-import type { PositionRepository, UserSettingsRepository } from '../data/repositories.js';
-import type { UserSettingsDoc } from '../data/schemas.js';
 import type { Peers, TenantInfo } from './ports.js';
 import { positionVersion, storedLocation, type LastLocation } from './positions.js';
 import type { ReaderSessions } from './sessions.js';
+import type { PositionRepository, UserSettingsRecord, UserSettingsRepository } from './store.js';
 import type { TokenService } from './tokens.js';
 
 export interface UserReaderSettings {
@@ -161,7 +160,7 @@ export class ReaderSettings {
   }
 }
 
-function userSettingsView(doc: UserSettingsDoc | null): UserReaderSettings {
+function userSettingsView(doc: UserSettingsRecord | null): UserReaderSettings {
   if (!doc) return structuredClone(EMPTY_USER_SETTINGS);
   return {
     pdf: { layout: doc.pdf?.layout ?? null },

@@ -4,8 +4,7 @@
 // top) and the seed both run through here.
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { ManifestRepository } from '../data/repositories.js';
-import type { ContentType, ManifestDoc } from '../data/schemas.js';
+import type { ContentManifest, ContentType, ManifestRepository } from '../domain/store.js';
 import type { TextIndexStore } from '../search/index-store.js';
 import { TextIndex } from '../search/text-index.js';
 import type { ContentStorage } from '../storage/storage.js';
@@ -38,7 +37,7 @@ export interface IngestInput {
 }
 
 export interface IngestReport {
-  manifest: ManifestDoc;
+  manifest: ContentManifest;
   /** Milliseconds spent building the text index. */
   indexMs: number;
 }
@@ -81,7 +80,7 @@ export async function ingestIssue(deps: IngestDeps, input: IngestInput): Promise
   };
 
   // Read everything first: a file that does not parse leaves the stored issue untouched.
-  let manifest: ManifestDoc;
+  let manifest: ContentManifest;
   let index: TextIndex | null = null;
   let indexMs = 0;
   const writes: [string, Buffer][] = [];
@@ -138,7 +137,7 @@ export async function ingestIssue(deps: IngestDeps, input: IngestInput): Promise
     };
     input.author ??= pdf.author;
   } else {
-    const tracks: NonNullable<ManifestDoc['audio']>['tracks'] = [];
+    const tracks: NonNullable<ContentManifest['audio']>['tracks'] = [];
     let album: string | null = null;
     for (const [i, file] of input.files.entries()) {
       const data = await readFile(file);
@@ -181,12 +180,12 @@ export async function registerPhysicalIssue(
     coverColors?: { primary: string; secondary: string } | null;
     sourceHash?: string | null;
   },
-): Promise<ManifestDoc> {
+): Promise<ContentManifest> {
   assertIds(input.tenantId, input.issueId);
   await deps.storage.deletePrefix(keys.folder(input.tenantId, input.issueId));
   await deps.storage.deletePrefix(indexFolder(input.tenantId, input.issueId));
   await writeCovers(deps.storage, input.tenantId, input.issueId, { title: input.title, author: input.author ?? null, colors: input.coverColors ?? null });
-  const manifest: ManifestDoc = {
+  const manifest: ContentManifest = {
     _id: `${input.tenantId}:${input.issueId}`,
     tenant_id: input.tenantId,
     issue_id: input.issueId,

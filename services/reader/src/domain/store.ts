@@ -1,0 +1,167 @@
+// What reader keeps, in its own terms: content manifests, reader sessions,
+// user reader settings and reading positions, and the repositories the use
+// cases read and write them through. data/ implements the repositories over
+// the document store (data/repositories.ts, with the caches); the records keep
+// the stored field names, so data/schemas.ts maps nothing.
+
+export type ContentType = 'epub' | 'pdf' | 'audio' | 'physical';
+
+export interface EpubManifest {
+  file_key: string;
+  size: number;
+  /** Spine in reading order; `href` relative to the package document. */
+  spine: { href: string; idref: string; title: string; words: number }[];
+  toc: { title: string; href: string }[];
+  total_words: number;
+}
+
+export interface PdfManifest {
+  /** The PDF as ingested (absent on issues ingested before it was kept). */
+  file_key?: string;
+  size?: number;
+  pages: { key: string; width: number; height: number; words: number }[];
+  toc: { title: string; page: number }[];
+}
+
+export interface AudioManifest {
+  /** `duration` in seconds (fractional, as read from the file). */
+  tracks: { title: string; key: string; duration: number; size: number }[];
+}
+
+/** What reader knows of an issue's content: its files, structure and text index. */
+export interface ContentManifest {
+  /** `<tenant_id>:<issue_id>`. */
+  _id: string;
+  tenant_id: number;
+  issue_id: number;
+  type: ContentType;
+  title: string;
+  lang: string | null;
+  cover_key: string;
+  thumbnail_key: string;
+  /** Hash of what the file was built from (seed), to skip unchanged issues. */
+  source_hash: string | null;
+  /** Storage key of the gzip'd text index; null for content without text (audio, physical). */
+  text_index_key: string | null;
+  /**
+   * KOReader's partial MD5 of the file e-readers download (EPUB, PDF): how a
+   * KOReader progress push names the issue. Absent for audio and physical.
+   */
+  document_hash?: string | null;
+  sections: number;
+  epub: EpubManifest | null;
+  pdf: PdfManifest | null;
+  audio: AudioManifest | null;
+  ingested_at: Date;
+}
+
+/**
+ * A reader session (v1 and v2). `snapshot` is the session response as first
+ * returned, without its token; it is stored apart (`reader_session_snapshots`)
+ * because it can be large (a URL per page) and every reader-token check reads
+ * the session.
+ */
+export interface SessionRecord {
+  /** Internal, sequential: carried inside the reader-token, never in a URL. */
+  _id: number;
+  /**
+   * The id of GET/DELETE {store}/api/v1/sessions/{id}: 128 random bits,
+   * base64url. Those routes need no authentication, so this id is the
+   * capability. Missing on sessions stored before it existed.
+   */
+  public_id?: string;
+  tenant_id: number;
+  user_id: number;
+  issue_id: number;
+  preview: boolean;
+  /** `v1` (settings token exchange) or `v2` (POST /api/v2/reader/{issue_id}/sessions). */
+  api: 'v1' | 'v2';
+  reader: string | null;
+  engine_host: string | null;
+  created_at: Date;
+  expires_at: Date;
+  snapshot: Record<string, unknown>;
+}
+
+export interface UserSettingsRecord {
+  /** The user id: settings are user-wide, across tenants and issues. */
+  _id: number;
+  theme: string | null;
+  epub: { zoom: number | null; layout: string | null };
+  pdf: { layout: string | null };
+  updated_at: Date;
+}
+
+export interface PositionRecord {
+  /** `<user_id>:<tenant_id>:<issue_id>` (positionIdOf): one position per user and issue. */
+  _id: string;
+  user_id: number;
+  tenant_id: number;
+  issue_id: number;
+  location: Record<string, unknown>;
+  read_at: Date;
+}
+
+/** The id of a user's position in an issue: one position per user and issue. */
+export function positionIdOf(userId: number, tenantId: number, issueId: number): string {
+  return `${userId}:${tenantId}:${issueId}`;
+}
+
+/** Manifests of tenant content: every read names the tenant. */
+export interface ManifestRepository {
+  /** The whole manifest, structure included. */
+  find(tenantId: number, issueId: number): Promise<ContentManifest | null>;
+  /** The manifest without its structure (`epub`, `pdf`, `audio` null): type, keys, text index. */
+  findSummary(tenantId: number, issueId: number): Promise<ContentManifest | null>;
+  /** Cover lookups by issue id alone (the catalog's cover URL template has no tenant). */
+  coverKeyOf(issueId: number): Promise<string | null>;
+  /** Ingest: replaces the issue's manifest. */
+  save(manifest: ContentManifest): Promise<void>;
+}
+
+export interface SessionRepository {
+  /** A fresh internal session id (sequential). */
+  nextId(): Promise<number>;
+  create(session: SessionRecord): Promise<void>;
+  /** The session without its snapshot: what a reader-token check needs. */
+  find(id: number): Promise<Omit<SessionRecord, 'snapshot'> | null>;
+  /** By the public id of the v1 session routes. */
+  findByPublicId(publicId: string): Promise<Omit<SessionRecord, 'snapshot'> | null>;
+  findWithSnapshot(id: number): Promise<SessionRecord | null>;
+  /** Deletes and returns the session; null when it was already gone. */
+  delete(id: number): Promise<SessionRecord | null>;
+  /** Account erasure: every session of the user; returns how many went. */
+  deleteAllOf(userId: number): Promise<number>;
+}
+
+export interface UserSettingsRepository {
+  find(userId: number): Promise<UserSettingsRecord | null>;
+  save(settings: UserSettingsRecord): Promise<void>;
+  /** Account erasure; returns how many went (0 or 1). */
+  delete(userId: number): Promise<number>;
+}
+
+export interface PositionRepository {
+  find(userId: number, tenantId: number, issueId: number): Promise<PositionRecord | null>;
+  /** Last write wins: one record per (user, tenant, issue). */
+  save(position: PositionRecord): Promise<void>;
+  /**
+   * Writes the position unless one with a later `read_at` is stored (the
+   * domain's isNewerPosition, applied atomically), and with `onlyOver` only
+   * while the stored one still has that `read_at`. False when the write was
+   * refused.
+   */
+  saveIfNewer(position: PositionRecord, onlyOver?: Date): Promise<boolean>;
+  /** Positions in the tenants, most recently read first. */
+  recent(userId: number, tenantIds: number[], skip: number, limit: number): Promise<{ positions: PositionRecord[]; total: number }>;
+  /** Account erasure: every position of the user; returns how many went. */
+  deleteAllOf(userId: number): Promise<number>;
+}
+
+/** The reader database's repositories, as the use cases see them. */
+export interface ReaderStore {
+  manifests: ManifestRepository;
+  sessions: SessionRepository;
+  settings: UserSettingsRepository;
+  positions: PositionRepository;
+}
