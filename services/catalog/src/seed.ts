@@ -8,9 +8,10 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { loadCatalogConfig } from './config.js';
-import { openCatalogStore, type CollectionInput, type IssueInput } from './data/index.js';
+import { openCatalogStore } from './data/index.js';
 import type { CatalogSync } from './domain/catalog-sync.js';
 import { CatalogIngest, type IngestSummary } from './domain/ingest.js';
+import type { CollectionInput, IssueInput } from './domain/storage.js';
 
 export interface DatasetIssue {
   id: number;

@@ -1,14 +1,12 @@
 // Collections (taxonomy shelves) of each tenant, in library order.
 import type { Model } from 'mongoose';
+import type { CollectionInput, CollectionStore, UpsertResult } from '../domain/storage.js';
 import { changeBucket, findChanged } from './change-buckets.js';
-import type { UpsertResult } from './issues.js';
 import type { CollectionDoc } from './schemas.js';
-
-export type CollectionInput = Omit<CollectionDoc, '_id' | 'updated_at' | 'deleted_at' | 'change_bucket'>;
 
 export const collectionId = (tenantId: number, slug: string) => `${tenantId}:${slug}`;
 
-export class CollectionRepository {
+export class CollectionRepository implements CollectionStore {
   constructor(private readonly model: Model<CollectionDoc>) {}
 
   async all(): Promise<CollectionDoc[]> {

@@ -4,17 +4,12 @@
 // and count exactly, so concurrent toggles cannot both "win".
 import { isDuplicateKeyError } from '@folio/mongo';
 import type { Model } from 'mongoose';
+import type { FavoriteKey, FavoriteStore } from '../domain/storage.js';
 import type { FavoriteDoc } from './schemas.js';
-
-export interface FavoriteKey {
-  tenant_id: number;
-  user_id: number;
-  issue_id: number;
-}
 
 const favoriteId = (key: FavoriteKey) => `${key.tenant_id}:${key.user_id}:${key.issue_id}`;
 
-export class FavoriteRepository {
+export class FavoriteRepository implements FavoriteStore {
   constructor(private readonly model: Model<FavoriteDoc>) {}
 
   async exists(key: FavoriteKey): Promise<boolean> {

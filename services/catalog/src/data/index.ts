@@ -1,5 +1,6 @@
 // The catalog database behind one object: models registered, indexes built,
-// a repository per aggregate.
+// a repository per aggregate, each implementing the interface the domain
+// declares for it (domain/storage.ts).
 import { ensureIndexes, type Connection } from '@folio/mongo';
 import { CollectionRepository } from './collections.js';
 import { FavoriteRepository } from './favorites.js';
@@ -7,9 +8,7 @@ import { IssueRepository } from './issues.js';
 import { catalogModels } from './schemas.js';
 
 export * from './schemas.js';
-export { collectionId, type CollectionInput } from './collections.js';
-export type { FavoriteKey } from './favorites.js';
-export type { IssueInput, UpsertResult } from './issues.js';
+export { collectionId } from './collections.js';
 export type { CollectionRepository, FavoriteRepository, IssueRepository };
 
 export interface CatalogStore {

@@ -2,21 +2,11 @@
 // (and only bump `updated_at` of) issues whose content changed, so a re-seed
 // is a no-op and other replicas' catch-up reads only real changes.
 import type { Model } from 'mongoose';
+import type { IssueInput, IssueStore, UpsertResult } from '../domain/storage.js';
 import { changeBucket, findChanged } from './change-buckets.js';
 import type { IssueDoc } from './schemas.js';
 
-/** What a writer provides; `updated_at` and `deleted_at` are the repository's. */
-export type IssueInput = Omit<IssueDoc, 'updated_at' | 'deleted_at' | 'change_bucket'>;
-
-export interface UpsertResult<D> {
-  inserted: number;
-  updated: number;
-  unchanged: number;
-  /** The documents as written (inserted or updated), for the in-memory index. */
-  written: D[];
-}
-
-export class IssueRepository {
+export class IssueRepository implements IssueStore {
   constructor(private readonly model: Model<IssueDoc>) {}
 
   async findInTenant(tenantId: number, issueId: number): Promise<IssueDoc | null> {

@@ -1,55 +1,19 @@
 // The catalog database: one mongoose schema per collection, with the indexes
-// its query paths need. Repositories return plain objects; nothing outside
-// data/ sees mongoose.
+// its query paths need. The issue and collection documents are the domain's
+// stored shapes (domain/storage.ts) field for field, plus the change bucket.
+// Repositories return plain objects; nothing outside data/ sees mongoose.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { modelOn } from '@folio/mongo';
+import type { StoredCollection, StoredIssue } from '../domain/storage.js';
 
-export interface IssueTagsDoc {
-  author: string[];
-  keyword: string[];
-  edition: string[];
-}
-
-/** An issue (publication). `_id` is the issue id of the API, unique across tenants. */
-export interface IssueDoc {
-  _id: number;
-  tenant_id: number;
-  name: string;
-  slug: string;
-  /** epub | pdf | audio | physical */
-  type: string;
-  lang: string;
-  author: string;
-  publisher: string;
-  bisac: string;
-  external_id: string;
-  published_at: Date;
-  number_of_pages: number | null;
-  description: string;
-  tags: IssueTagsDoc;
-  /** Slugs of the tenant's collections the issue belongs to. */
-  collections: string[];
-  /** Null: the cover URL template applies. */
-  cover_url: string | null;
-  /** A tombstone: the issue is gone, kept so that other replicas' catch-up sees the removal. */
-  deleted_at: Date | null;
-  /** Set on every change; replicas catch up with writes they did not make by this field. */
-  updated_at: Date;
+/** An issue as stored: the domain's StoredIssue plus what only the catch-up queries use. */
+export interface IssueDoc extends StoredIssue {
   /** updated_at cut to 10 s: what the catch-up looks up by equality (change-buckets.ts). */
   change_bucket?: number;
 }
 
-/** A taxonomy shelf of a tenant; `_id` is `<tenant_id>:<slug>`. */
-export interface CollectionDoc {
-  _id: string;
-  tenant_id: number;
-  slug: string;
-  /** Title by language (en, es, pt, it). */
-  title: Record<string, string>;
-  /** Order of the shelves in the library. */
-  position: number;
-  deleted_at: Date | null;
-  updated_at: Date;
+/** A collection as stored: the domain's StoredCollection plus its change bucket. */
+export interface CollectionDoc extends StoredCollection {
   change_bucket?: number;
 }
 

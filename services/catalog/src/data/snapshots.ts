@@ -11,23 +11,14 @@
 // replica that read the old head a moment ago can still read its chunks).
 import mongoose from 'mongoose';
 import { claimOnce, type Connection } from '@folio/mongo';
+import type { SnapshotHead, SnapshotStore } from '../domain/storage.js';
 
 type Binary = mongoose.mongo.Binary;
 const { Binary } = mongoose.mongo;
 
-export interface SnapshotHead {
+/** The head document: the domain's SnapshotHead plus the bookkeeping of chunk deletion. */
+export interface SnapshotHeadDoc extends SnapshotHead {
   _id: 'head';
-  snapshot_id: string;
-  format: number;
-  fingerprint: string;
-  chunks: number;
-  bytes: number;
-  /** SHA-256 of the whole payload (the chunks concatenated), hex. */
-  sha256: string;
-  /** The high-water mark of the view it holds: the catch-up after a restore starts there. */
-  watermark: Date;
-  issues: number;
-  created_at: Date;
   /** The snapshot this one replaced: its chunks are deleted by the next writer. */
   previous: { snapshot_id: string; chunks: number } | null;
 }
@@ -41,7 +32,7 @@ interface ChunkDoc {
 
 const chunkId = (snapshotId: string, n: number) => `${snapshotId}:${n}`;
 
-export class SnapshotRepository {
+export class SnapshotRepository implements SnapshotStore {
   constructor(
     private readonly connection: Connection,
     private readonly chunkBytes = 4 * 1024 * 1024,
@@ -49,14 +40,14 @@ export class SnapshotRepository {
 
   // Heads and chunks share the `snapshots` collection; two typed handles on it.
   private get heads() {
-    return this.connection.collection<SnapshotHead>('snapshots');
+    return this.connection.collection<SnapshotHeadDoc>('snapshots');
   }
 
   private get chunks() {
     return this.connection.collection<ChunkDoc>('snapshots');
   }
 
-  async head(): Promise<SnapshotHead | null> {
+  async head(): Promise<SnapshotHeadDoc | null> {
     return this.heads.findOne({ _id: 'head' });
   }
 
@@ -77,14 +68,14 @@ export class SnapshotRepository {
   }
 
   /** Stores the payload's chunks, points the head at them and drops the snapshot before the replaced one. */
-  async write(head: Omit<SnapshotHead, '_id' | 'chunks' | 'bytes' | 'previous'>, payload: Buffer): Promise<SnapshotHead> {
+  async write(head: Omit<SnapshotHead, 'chunks' | 'bytes'>, payload: Buffer): Promise<SnapshotHeadDoc> {
     const chunks = Math.max(1, Math.ceil(payload.length / this.chunkBytes));
     for (let n = 0; n < chunks; n++) {
       const data = new Binary(payload.subarray(n * this.chunkBytes, (n + 1) * this.chunkBytes));
       await this.chunks.replaceOne({ _id: chunkId(head.snapshot_id, n) }, { snapshot_id: head.snapshot_id, n, data }, { upsert: true });
     }
     const replaced = await this.head();
-    const next: SnapshotHead = {
+    const next: SnapshotHeadDoc = {
       ...head,
       _id: 'head',
       chunks,

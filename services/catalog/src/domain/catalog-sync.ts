@@ -22,22 +22,17 @@
 // snapshot or not. Favorites are not part of the view: they are read from
 // MongoDB on every call.
 import type { Logger } from '@folio/logger';
-import type { CollectionDoc, IssueDoc } from '../data/schemas.js';
 import type { CatalogView, CollectionRecord, IssueRecord } from './catalog-view.js';
 import type { ViewSnapshot } from './snapshot-codec.js';
+import type { CollectionStore, IssueStore, StoredCollection, StoredIssue } from './storage.js';
 
+/** What the sync reads: the whole catalog at start, then what changed (storage.ts). */
 export interface CatalogSource {
-  issues: {
-    all(batchSize?: number): AsyncGenerator<IssueDoc[]>;
-    changedSince(since: Date, limit: number, after?: { updated_at: Date; _id: number }): Promise<IssueDoc[]>;
-  };
-  collections: {
-    all(): Promise<CollectionDoc[]>;
-    changedSince(since: Date): Promise<CollectionDoc[]>;
-  };
+  issues: Pick<IssueStore, 'all' | 'changedSince'>;
+  collections: Pick<CollectionStore, 'all' | 'changedSince'>;
 }
 
-export function toIssueRecord(doc: IssueDoc): IssueRecord {
+export function toIssueRecord(doc: StoredIssue): IssueRecord {
   const publishedAt = new Date(doc.published_at);
   const tags = {
     author: [...(doc.tags?.author ?? [])],
@@ -67,7 +62,7 @@ export function toIssueRecord(doc: IssueDoc): IssueRecord {
   };
 }
 
-function toCollectionRecord(doc: CollectionDoc): CollectionRecord {
+function toCollectionRecord(doc: StoredCollection): CollectionRecord {
   return { tenantId: doc.tenant_id, slug: doc.slug, title: { ...(doc.title ?? {}) }, position: doc.position ?? 0 };
 }
 
@@ -142,7 +137,7 @@ export class CatalogSync {
   }
 
   /** Applies written or read issue documents to the view (tombstones remove). */
-  applyIssues(docs: readonly IssueDoc[]): void {
+  applyIssues(docs: readonly StoredIssue[]): void {
     for (const doc of docs) {
       // The overlap window of a catch-up brings back documents the view already holds.
       const current = this.view.issueById(doc._id);
@@ -162,7 +157,7 @@ export class CatalogSync {
     }
   }
 
-  applyCollections(docs: readonly CollectionDoc[]): void {
+  applyCollections(docs: readonly StoredCollection[]): void {
     for (const doc of docs) {
       const current = this.view.tenant(doc.tenant_id)?.collection(doc.slug);
       if (doc.deleted_at) {

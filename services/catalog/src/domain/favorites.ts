@@ -4,8 +4,8 @@
 // either the unique insert of the favorite or the delete of it, and retries
 // when a concurrent toggle changed the state in between.
 import { notFound } from '@folio/errors';
-import type { FavoriteKey, FavoriteRepository, IssueRepository } from '../data/index.js';
 import type { CatalogView } from './catalog-view.js';
+import type { FavoriteKey, FavoriteStore, IssueStore } from './storage.js';
 
 const TOGGLE_ATTEMPTS = 10;
 
@@ -13,8 +13,8 @@ export class Favorites {
   constructor(
     private readonly deps: {
       view: CatalogView;
-      favorites: FavoriteRepository;
-      issues: Pick<IssueRepository, 'findInTenant'>;
+      favorites: FavoriteStore;
+      issues: Pick<IssueStore, 'findInTenant'>;
     },
   ) {}
 

@@ -1,8 +1,8 @@
 // Writes issues and collections (the seed today, an ingest API later): to
 // MongoDB first, then straight into this process's in-memory view, so the
 // writer reads its own writes at once; other replicas catch up by updated_at.
-import type { CatalogStore, CollectionInput, IssueInput } from '../data/index.js';
 import type { CatalogSync } from './catalog-sync.js';
+import type { CollectionInput, CollectionStore, IssueInput, IssueStore } from './storage.js';
 
 export const CONTENT_TYPES = ['epub', 'pdf', 'audio', 'physical'] as const;
 
@@ -13,7 +13,7 @@ export interface IngestSummary {
 
 export class CatalogIngest {
   constructor(
-    private readonly store: Pick<CatalogStore, 'issues' | 'collections'>,
+    private readonly store: { issues: IssueStore; collections: CollectionStore },
     private readonly sync?: CatalogSync,
   ) {}
 

@@ -2,14 +2,14 @@
 // settings need the tags) and the gateway. Tenant-scoped: another tenant's
 // issue is as missing as an unknown one.
 import { notFound } from '@folio/errors';
-import type { IssueRepository } from '../data/index.js';
 import type { CatalogView, IssueRecord } from './catalog-view.js';
 import { toIssueRecord } from './catalog-sync.js';
+import type { IssueStore } from './storage.js';
 
 export const MAX_BATCH = 500;
 
 export class IssueLookup {
-  constructor(private readonly deps: { view: CatalogView; issues: Pick<IssueRepository, 'findInTenant'> }) {}
+  constructor(private readonly deps: { view: CatalogView; issues: Pick<IssueStore, 'findInTenant'> }) {}
 
   async get(tenantId: number, issueId: number): Promise<IssueRecord> {
     const cached = this.deps.view.issue(tenantId, issueId);

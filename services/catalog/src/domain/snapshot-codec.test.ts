@@ -4,11 +4,11 @@ import { CatalogView, type IssueRecord } from './catalog-view.js';
 import { decodeSnapshot, encodeSnapshot, UnusableSnapshotError } from './snapshot-codec.js';
 import { TopHits } from './search-index.js';
 import { queryTerms } from './text.js';
-import type { IssueDoc } from '../data/schemas.js';
+import type { StoredIssue } from './storage.js';
 
 const WORDS = ['Crónicas', 'río', 'café', 'Straße', 'atlas', 'Keeper’s', 'lighthouse', 'caffè', 'Dvořák', 'de', 'la', 'the', 'winter', 'Conceição'];
 
-function issueDoc(id: number, tenantId: number, overrides: Partial<IssueDoc> = {}): IssueDoc {
+function issueDoc(id: number, tenantId: number, overrides: Partial<StoredIssue> = {}): StoredIssue {
   const word = (k: number) => WORDS[(id * 7 + k * 3) % WORDS.length]!;
   return {
     _id: id,

@@ -19,18 +19,10 @@
 // high-water mark); compressing and storing are not.
 import { createHash } from 'node:crypto';
 import type { Logger } from '@folio/logger';
-import type { SnapshotHead } from '../data/snapshots.js';
 import type { CatalogSync } from './catalog-sync.js';
 import type { CatalogView } from './catalog-view.js';
 import { decodeSnapshot, encodeSnapshot, SNAPSHOT_FINGERPRINT, SNAPSHOT_FORMAT, UnusableSnapshotError } from './snapshot-codec.js';
-
-export interface SnapshotStore {
-  head(): Promise<SnapshotHead | null>;
-  /** Null when a chunk is missing. */
-  read(head: SnapshotHead): Promise<Buffer | null>;
-  claim(snapshotId: string): Promise<boolean>;
-  write(head: Omit<SnapshotHead, '_id' | 'chunks' | 'bytes' | 'previous'>, payload: Buffer): Promise<SnapshotHead>;
-}
+import type { SnapshotHead, SnapshotStore } from './storage.js';
 
 export type ViewLoad =
   | { source: 'snapshot'; snapshotId: string; issues: number; caughtUp: number; ms: number; restoreMs: number }
