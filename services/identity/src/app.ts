@@ -11,8 +11,8 @@ import { Redis } from 'ioredis';
 import type { IdentityConfig } from './config.js';
 import { deviceKeyAccounts } from './data/device-keys.js';
 import { IdentityReadCache, openIdentityStore } from './data/index.js';
-import { RefreshLocks } from './data/refresh-locks.js';
-import { SessionLiveness } from './data/session-liveness.js';
+import { RedisRefreshLocks } from './data/refresh-locks.js';
+import { RedisSessionLiveness } from './data/session-liveness.js';
 import { AccountEraser } from './domain/account-erasure.js';
 import { CursorCodec } from './domain/cursor.js';
 import { DeviceKeys } from './domain/device-keys.js';
@@ -93,8 +93,8 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
         accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
       },
       logger,
-      new SessionLiveness(redis, logger, config.SESSION_LIVENESS_PREFIX),
-      new RefreshLocks(redis, logger, `${config.RATE_LIMIT_PREFIX}:refresh-lock`),
+      new RedisSessionLiveness(redis, logger, config.SESSION_LIVENESS_PREFIX),
+      new RedisRefreshLocks(redis, logger, `${config.RATE_LIMIT_PREFIX}:refresh-lock`),
     );
     const emailLogin = new EmailLogin(
       { store, users, tenants, sessions, limiter, codes: new LoginCodeMailer(mailer), logger },

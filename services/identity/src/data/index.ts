@@ -1,6 +1,8 @@
 // The identity database behind one object: models registered, indexes built,
-// a repository per aggregate.
+// a repository per aggregate, each implementing the domain's store interface
+// (domain/stores.ts). The seed also uses the writes the domain has no use for.
 import { ensureIndexes, type Connection } from '@folio/mongo';
+import type { IdentityStores } from '../domain/stores.js';
 import { DeviceKeyRepository } from './device-keys.js';
 import { HelpConfigRepository } from './help-config.js';
 import { LoginCodeRepository } from './login-codes.js';
@@ -11,7 +13,7 @@ import { RefreshTokenRepository } from './refresh-tokens.js';
 import { identityModels } from './schemas.js';
 import { SessionRepository } from './sessions.js';
 import { SigningKeyRepository } from './signing-keys.js';
-import { TenantStore } from './tenants.js';
+import { TenantRepository } from './tenants.js';
 import { UserRepository } from './users.js';
 
 export * from './schemas.js';
@@ -25,13 +27,13 @@ export type {
   RefreshTokenRepository,
   SessionRepository,
   SigningKeyRepository,
-  TenantStore,
+  TenantRepository,
   UserRepository,
 };
 
-export interface IdentityStore {
+export interface IdentityStore extends IdentityStores {
   users: UserRepository;
-  tenants: TenantStore;
+  tenants: TenantRepository;
   memberships: MembershipRepository;
   loginCodes: LoginCodeRepository;
   sessions: SessionRepository;
@@ -46,7 +48,7 @@ export interface IdentityStore {
 export async function openIdentityStore(connection: Connection, cache?: IdentityReadCache): Promise<IdentityStore> {
   const models = identityModels(connection);
   await ensureIndexes(connection);
-  const tenants = new TenantStore(models.tenants, cache);
+  const tenants = new TenantRepository(models.tenants, cache);
   return {
     users: new UserRepository(connection, models.users, cache),
     tenants,

@@ -2,16 +2,17 @@
 // of a code first takes one of its numbered attempt slots (a unique insert,
 // `claimOnce`), and a correct code is used by taking its `used` slot, so
 // parallel guesses never get more than the allowed attempts and a code logs
-// in at most once.
+// in at most once. Implements the domain's LoginCodeStore.
 import { randomUUID } from 'node:crypto';
 import { claimOnce } from '@folio/mongo';
 import type { Model } from 'mongoose';
+import type { LoginCodeRecord, LoginCodeStore } from '../domain/stores.js';
 import { isDuplicateKey, type LoginCodeDoc, type LoginCodeSlotDoc } from './schemas.js';
 
 /** Slots outlive their code by this much, so that a check still in flight cannot find them gone. */
 const SLOT_GRACE_MS = 5 * 60_000;
 
-export class LoginCodeRepository {
+export class LoginCodeRepository implements LoginCodeStore {
   constructor(
     private readonly model: Model<LoginCodeDoc>,
     private readonly slots: Model<LoginCodeSlotDoc>,
@@ -37,7 +38,7 @@ export class LoginCodeRepository {
   }
 
   /** Takes the next free attempt slot of a code: its number, or null when all are taken. */
-  async takeAttempt(code: LoginCodeDoc, maxAttempts: number): Promise<number | null> {
+  async takeAttempt(code: LoginCodeRecord, maxAttempts: number): Promise<number | null> {
     for (let n = 1; n <= maxAttempts; n++) {
       if (await this.takeSlot(code, String(n))) {
         await this.model.updateOne({ code_id: code.code_id }, { $max: { attempts: n } }).exec();
@@ -48,7 +49,7 @@ export class LoginCodeRepository {
   }
 
   /** Uses a code: true for exactly one caller; the code is gone afterwards. */
-  async consume(code: LoginCodeDoc): Promise<boolean> {
+  async consume(code: LoginCodeRecord): Promise<boolean> {
     if (!(await this.takeSlot(code, 'used'))) return false;
     await this.model.deleteOne({ email: code.email, code_id: code.code_id }).exec();
     return true;
@@ -61,7 +62,7 @@ export class LoginCodeRepository {
     if (pending) await this.slots.deleteMany({ code_id: pending.code_id }).exec();
   }
 
-  private takeSlot(code: LoginCodeDoc, slot: string): Promise<boolean> {
+  private takeSlot(code: LoginCodeRecord, slot: string): Promise<boolean> {
     return claimOnce(this.slots.db, this.slots.collection.collectionName, `${code.code_id}:${slot}`, {
       code_id: code.code_id,
       code_expires_at: code.expires_at,

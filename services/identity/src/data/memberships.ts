@@ -1,14 +1,17 @@
 // Which users have an account in which tenants. Creating or deleting a
 // membership also moves the tenant's member count (discovery's sort key).
+// Implements the domain's MembershipStore; `has` (device keys) and `countIn`
+// (the seed) are extra.
 import type { Model } from 'mongoose';
+import type { MembershipStore } from '../domain/stores.js';
 import { readThrough, type IdentityReadCache } from './read-cache.js';
 import { isDuplicateKey, type MembershipDoc } from './schemas.js';
-import type { TenantStore } from './tenants.js';
+import type { TenantRepository } from './tenants.js';
 
-export class MembershipRepository {
+export class MembershipRepository implements MembershipStore {
   constructor(
     private readonly model: Model<MembershipDoc>,
-    private readonly tenants: TenantStore,
+    private readonly tenants: TenantRepository,
     private readonly cache?: IdentityReadCache,
   ) {}
 

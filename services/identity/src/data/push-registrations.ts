@@ -1,11 +1,13 @@
-// Push messaging registrations: one per (user, tenant, device).
+// Push messaging registrations: one per (user, tenant, device). Implements the
+// domain's PushRegistrationStore.
 import type { Model } from 'mongoose';
+import type { PushRegistration, PushRegistrationStore } from '../domain/stores.js';
 import type { PushRegistrationDoc } from './schemas.js';
 
-export class PushRegistrationRepository {
+export class PushRegistrationRepository implements PushRegistrationStore {
   constructor(private readonly model: Model<PushRegistrationDoc>) {}
 
-  async upsert(registration: Omit<PushRegistrationDoc, 'created_at' | 'updated_at'>, now: Date): Promise<void> {
+  async upsert(registration: PushRegistration, now: Date): Promise<void> {
     const { user_id, tenant_id, device_key, ...fields } = registration;
     await this.model
       .updateOne(

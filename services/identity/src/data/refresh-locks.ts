@@ -5,13 +5,15 @@
 // hash: in this process first (no I/O), then across replicas in Redis
 // (SET NX with an expiry, so a crashed holder cannot block the token). If
 // Redis is unreachable the refresh goes ahead: the store stays correct.
+// Implements the domain's RefreshLocks (domain/sessions.ts).
 import type { Logger } from '@folio/logger';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import type { RefreshLocks } from '../domain/sessions.js';
 
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
-export class RefreshLocks {
+export class RedisRefreshLocks implements RefreshLocks {
   private readonly held = new Set<string>();
 
   constructor(

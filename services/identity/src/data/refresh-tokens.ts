@@ -1,14 +1,16 @@
 // Refresh tokens, stored only as SHA-256 hashes. A rotation is the insert of
 // the successor token, unique on its parent's hash: of any number of
 // concurrent refreshes with one token exactly one insert succeeds.
+// Implements the domain's RefreshTokenStore.
 import type { Model } from 'mongoose';
+import type { RefreshTokenRecord, RefreshTokenStore } from '../domain/stores.js';
 import { isDuplicateKey, type RefreshTokenDoc } from './schemas.js';
 
-export class RefreshTokenRepository {
+export class RefreshTokenRepository implements RefreshTokenStore {
   constructor(private readonly model: Model<RefreshTokenDoc>) {}
 
   /** Inserts a token; false when its parent already has a successor (a lost rotation race). */
-  async insert(token: RefreshTokenDoc): Promise<boolean> {
+  async insert(token: RefreshTokenRecord): Promise<boolean> {
     try {
       await this.model.collection.insertOne({ ...token } as never);
       return true;

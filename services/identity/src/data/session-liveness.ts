@@ -12,29 +12,17 @@
 // A missing key means "unknown", never "logged out": the gateway then asks
 // identity (CheckSession). The gateway reads this format in
 // services/gateway/src/http/session-liveness.ts; change both together.
+// Implements the domain's SessionLiveness (domain/sessions.ts).
 import type { Logger } from '@folio/logger';
 import type { Redis } from 'ioredis';
+import type { EndedSession, LiveSession, SessionLiveness } from '../domain/sessions.js';
 
 export const ENDED = '-';
-
-export interface LiveSession {
-  jti: string;
-  userId: number;
-  email: string;
-  admin: boolean;
-  /** When the session's access token expires: the key lives as long. */
-  tokenExpiresAt: Date;
-}
-
-export interface EndedSession {
-  jti: string;
-  tokenExpiresAt: Date;
-}
 
 /** A tombstone outlives its token by this much, so clock skew with the gateway cannot reopen the gap. */
 const TOMBSTONE_MARGIN_MS = 60_000;
 
-export class SessionLiveness {
+export class RedisSessionLiveness implements SessionLiveness {
   constructor(
     private readonly redis: Redis,
     private readonly logger: Logger,

@@ -1,13 +1,15 @@
 // Mobile sessions: one per access token (jti). A login starts a token family;
 // every refresh ends the family's current session (`rotated`) and starts the
-// next, so a family has at most one live session.
+// next, so a family has at most one live session. Implements the domain's
+// SessionStore.
 import type { Model } from 'mongoose';
+import type { SessionRecord, SessionStore } from '../domain/stores.js';
 import type { SessionDoc, SessionStatus } from './schemas.js';
 
-export class SessionRepository {
+export class SessionRepository implements SessionStore {
   constructor(private readonly model: Model<SessionDoc>) {}
 
-  async create(session: SessionDoc): Promise<void> {
+  async create(session: SessionRecord): Promise<void> {
     await this.model.collection.insertOne({ ...session } as never);
   }
 

@@ -1,9 +1,11 @@
 // Access-token signing keys. One key is active; keys that signed tokens that
 // may still be alive stay published in the JWKS until they are retired.
+// Implements the domain's SigningKeyStore.
 import type { Model } from 'mongoose';
+import type { SigningKeyRecord, SigningKeyStore } from '../domain/stores.js';
 import type { SigningKeyDoc } from './schemas.js';
 
-export class SigningKeyRepository {
+export class SigningKeyRepository implements SigningKeyStore {
   constructor(private readonly model: Model<SigningKeyDoc>) {}
 
   /** The newest active key (two replicas starting at once may both create one; either is valid). */
@@ -11,7 +13,7 @@ export class SigningKeyRepository {
     return this.model.findOne({ active: true }).sort({ created_at: -1 }).lean<SigningKeyDoc>().exec();
   }
 
-  async insert(key: SigningKeyDoc): Promise<void> {
+  async insert(key: SigningKeyRecord): Promise<void> {
     await this.model.collection.insertOne({ ...key } as never);
   }
 

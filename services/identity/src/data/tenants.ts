@@ -1,24 +1,16 @@
 // Tenants (stores) and their settings, as loaded from the dataset by the seed.
+// Implements the domain's TenantStore (discovery's query is built here from
+// its criteria); the seed's writes and the member count are extra.
 import type { FilterQuery, Model } from 'mongoose';
+import type { DiscoveryCriteria, TenantStore } from '../domain/stores.js';
 import { readThrough, type IdentityReadCache } from './read-cache.js';
 import type { TenantDoc } from './schemas.js';
-
-/** Which tenants discovery lists: active plans, none of `excludeIds`, and the optional filters. */
-export interface DiscoveryCriteria {
-  excludeIds: number[];
-  /** Signup country, upper case. */
-  countryCode?: string | undefined;
-  /** A substring of the searchable name (NFC, lower case). */
-  nameContains?: string | undefined;
-  /** Only this app tenant and the tenants it aggregates. */
-  familyOf?: number | undefined;
-}
 
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export class TenantStore {
+export class TenantRepository implements TenantStore {
   /** Reads through `cache` when given (the service's own store; seeds and tests read the store). */
   constructor(
     private readonly model: Model<TenantDoc>,

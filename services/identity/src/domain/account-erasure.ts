@@ -5,14 +5,17 @@
 // request neither fails nor announces a second, different deletion.
 import { createHash } from 'node:crypto';
 import type { Logger } from '@folio/logger';
-import type { IdentityStore } from '../data/index.js';
 import { EVENT, type AccountDeletedPayload } from './events.js';
 import type { EventSink } from './ports.js';
 import type { Sessions } from './sessions.js';
+import type { IdentityStores } from './stores.js';
 
 export class AccountEraser {
   constructor(
-    private readonly store: IdentityStore,
+    private readonly store: Pick<
+      IdentityStores,
+      'users' | 'sessions' | 'refreshTokens' | 'deviceKeys' | 'memberships' | 'pushRegistrations' | 'loginCodes'
+    >,
     private readonly events: EventSink,
     private readonly logger: Logger,
     private readonly sessionsOf: Pick<Sessions, 'endAllOf'>,

@@ -40,6 +40,8 @@ export interface DeviceKeyStore {
   countOf(userId: number): Promise<number>;
   /** False when the id is unknown or another user's. */
   deleteOf(userId: number, id: string): Promise<boolean>;
+  /** Account erasure: every key of the user; returns how many went. */
+  deleteAllOf(userId: number): Promise<number>;
   touch(digest: string, at: Date): Promise<void>;
 }
 

@@ -5,9 +5,9 @@
 // characters, NFC-normalized, case-insensitive substring); a custom app
 // (app tenant other than 1) only sees its family: itself and the tenants it
 // aggregates. Pagination is by signed offset cursors.
-import type { IdentityStore, TenantDoc } from '../data/index.js';
 import type { CursorCodec } from './cursor.js';
 import { invalidFields } from './errors.js';
+import type { DiscoveryCriteria, IdentityStores, TenantRecord } from './stores.js';
 import { appTenantIdOf, DEFAULT_TENANT_ID } from './tenants.js';
 
 export interface DiscoveryRequest {
@@ -20,7 +20,7 @@ export interface DiscoveryRequest {
 }
 
 export interface DiscoveryPage {
-  tenants: TenantDoc[];
+  tenants: TenantRecord[];
   meta: { perPage: number; nextCursor: string | null; prevCursor: string | null };
 }
 
@@ -34,7 +34,7 @@ export function searchable(text: string): string {
 
 export class TenantDiscovery {
   constructor(
-    private readonly store: IdentityStore,
+    private readonly store: Pick<IdentityStores, 'memberships' | 'tenants'>,
     private readonly cursors: CursorCodec,
   ) {}
 
@@ -66,7 +66,7 @@ export class TenantDiscovery {
     if (Object.keys(errors).length) throw invalidFields(errors);
 
     const memberOf = await this.store.memberships.tenantIdsOf(request.userId);
-    const criteria = {
+    const criteria: DiscoveryCriteria = {
       excludeIds: memberOf,
       countryCode: country,
       nameContains: query,

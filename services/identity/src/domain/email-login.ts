@@ -8,10 +8,10 @@ import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto'
 import { invalidArgument, tooManyRequests, unavailable } from '@folio/errors';
 import type { Logger } from '@folio/logger';
 import type { RateLimiter, RateRule } from '@folio/rate-limit';
-import type { IdentityStore } from '../data/index.js';
 import { INVALID_DATA, invalidFields } from './errors.js';
 import { langOf, type LoginCodeSender } from './ports.js';
 import type { Sessions, TokenPair } from './sessions.js';
+import type { IdentityStores } from './stores.js';
 import type { TenantDirectory } from './tenants.js';
 import { normalizeEmail, requireEmail, type UserAccounts } from './users.js';
 
@@ -34,7 +34,7 @@ export interface EmailLoginSettings {
 export class EmailLogin {
   constructor(
     private readonly deps: {
-      store: IdentityStore;
+      store: Pick<IdentityStores, 'loginCodes' | 'users'>;
       users: UserAccounts;
       tenants: TenantDirectory;
       sessions: Sessions;

@@ -3,10 +3,10 @@
 // routed asynchronously (support e-mail, engineering, messaging channel).
 // `delete-account-and-data` from a non-admin also requests the erasure of
 // the account.
-import type { IdentityStore } from '../data/index.js';
 import { invalidCredentials, invalidFields } from './errors.js';
 import { EVENT, type AccountDeletionRequestedPayload, type HelpRequestedPayload, type HelpRoute } from './events.js';
 import { langOf, type EventSink } from './ports.js';
+import type { IdentityStores } from './stores.js';
 import { appTenantIdOf, DEFAULT_TENANT_ID, type TenantDirectory } from './tenants.js';
 
 export const DELETE_ACCOUNT_SUBJECT = 'delete-account-and-data';
@@ -28,7 +28,7 @@ export interface HelpSubmission {
 
 export class HelpDesk {
   constructor(
-    private readonly store: IdentityStore,
+    private readonly store: Pick<IdentityStores, 'helpConfig' | 'users'>,
     private readonly tenants: TenantDirectory,
     private readonly events: EventSink,
   ) {}

@@ -1,16 +1,16 @@
 // Push messaging registrations (POST/DELETE /api/v2/user/push-notifications):
 // one record per user, tenant and device, upserted on every registration.
-import type { IdentityStore } from '../data/index.js';
 import { invalidFields } from './errors.js';
 import { EVENT, type PushRegisteredPayload, type PushUnregisteredPayload } from './events.js';
 import type { EventSink } from './ports.js';
+import type { IdentityStores } from './stores.js';
 import type { TenantDirectory } from './tenants.js';
 
 export type PushPlatform = 'ios' | 'android';
 
 export class PushRegistrations {
   constructor(
-    private readonly store: IdentityStore,
+    private readonly store: Pick<IdentityStores, 'pushRegistrations'>,
     private readonly tenants: TenantDirectory,
     private readonly events: EventSink,
   ) {}

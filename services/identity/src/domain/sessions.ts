@@ -13,23 +13,21 @@
 // so an evicted device must log in again.
 //
 // Every change of a session is mirrored into Redis right after the store
-// write (data/session-liveness.ts), so that the gateway can authenticate
-// without calling us: a start writes the live key, every end writes a
-// tombstone. The store stays the source of truth. A failed start costs only
-// a CheckSession (which re-writes the key); a failed end is the dangerous
-// case, so logout reports it (503, the client retries; logout is idempotent)
-// and the other ends (rotation, eviction, family revocation), which must not
-// undo a store change already made, log it: exposure is bounded by the
-// ended token's remaining life, and needs Redis to be up for the gateway's
-// read while it refused our write.
+// write (SessionLiveness below; data/session-liveness.ts keeps it in Redis),
+// so that the gateway can authenticate without calling us: a start writes the
+// live key, every end writes a tombstone. The store stays the source of
+// truth. A failed start costs only a CheckSession (which re-writes the key);
+// a failed end is the dangerous case, so logout reports it (503, the client
+// retries; logout is idempotent) and the other ends (rotation, eviction,
+// family revocation), which must not undo a store change already made, log
+// it: exposure is bounded by the ended token's remaining life, and needs
+// Redis to be up for the gateway's read while it refused our write.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { conflict, unavailable } from '@folio/errors';
 import type { Logger } from '@folio/logger';
-import type { IdentityStore, SessionDoc, UserDoc } from '../data/index.js';
-import type { RefreshLocks } from '../data/refresh-locks.js';
-import type { EndedSession, SessionLiveness } from '../data/session-liveness.js';
 import { invalidCredentials, invalidFields } from './errors.js';
 import type { SigningKeys } from './signing-keys.js';
+import type { IdentityStores, SessionRecord, UserRecord } from './stores.js';
 
 export interface TokenPair {
   accessToken: string;
@@ -46,6 +44,38 @@ export interface SessionSettings {
   accessTokenTtlSeconds: number;
 }
 
+export interface LiveSession {
+  jti: string;
+  userId: number;
+  email: string;
+  admin: boolean;
+  /** When the session's access token expires: the key lives as long. */
+  tokenExpiresAt: Date;
+}
+
+export interface EndedSession {
+  jti: string;
+  tokenExpiresAt: Date;
+}
+
+/** What the gateway reads to authenticate without calling identity: a key per access token, live or ended. */
+export interface SessionLiveness {
+  /** A new session (login, rotation). Best effort: without the key the gateway asks identity. */
+  started(session: LiveSession): Promise<void>;
+  /** CheckSession found the session live in the store: re-writes the key unless it exists (live, or ended meanwhile). */
+  confirmed(session: LiveSession): Promise<void>;
+  /** Sessions that ended in the store: tombstones. Throws when they are not taken. */
+  ended(sessions: readonly EndedSession[]): Promise<void>;
+  /** `ended` for the paths that must not fail once the store changed: a failure is logged. */
+  endedOrLog(sessions: readonly EndedSession[], reason: string): Promise<void>;
+}
+
+/** Cheap rejection of concurrent refreshes of one token, in front of the store's unique insert. */
+export interface RefreshLocks {
+  /** Runs `work` holding the token's lock; returns `busy` without running it when another refresh of the token is in flight. */
+  withLock<T>(tokenHash: string, work: () => Promise<T>): Promise<T | 'busy'>;
+}
+
 /** 64 characters: base64url of 48 random bytes. */
 export function newRefreshToken(): string {
   return randomBytes(48).toString('base64url');
@@ -57,7 +87,7 @@ export function hashRefreshToken(token: string): string {
 
 export class Sessions {
   constructor(
-    private readonly store: IdentityStore,
+    private readonly store: Pick<IdentityStores, 'refreshTokens' | 'sessions' | 'users'>,
     private readonly keys: SigningKeys,
     private readonly settings: SessionSettings,
     private readonly logger: Logger,
@@ -66,7 +96,7 @@ export class Sessions {
   ) {}
 
   /** A successful login (code or social): a new family, then the session limit. */
-  async login(user: UserDoc): Promise<TokenPair> {
+  async login(user: UserRecord): Promise<TokenPair> {
     const now = new Date();
     const issued = await this.issue(user, randomUUID(), now, now);
     if (!issued) throw new Error('a new token family collided with an existing one');
@@ -131,7 +161,7 @@ export class Sessions {
    * The check behind a request whose session the gateway did not find in
    * Redis: one indexed lookup plus the user, then the liveness key again.
    */
-  async check(jti: string, userId: number, enforceLimit: boolean): Promise<UserDoc> {
+  async check(jti: string, userId: number, enforceLimit: boolean): Promise<UserRecord> {
     const session = jti ? await this.store.sessions.findByJti(jti) : null;
     if (!session || (userId > 0 && session.user_id !== userId)) throw invalidCredentials();
     if (session.status === 'evicted') {
@@ -168,12 +198,12 @@ export class Sessions {
    * insert decides the one winner (null for the losers).
    */
   private async issue(
-    user: UserDoc,
+    user: UserRecord,
     familyId: string,
     loginAt: Date,
     now: Date,
     parentHash = `family:${familyId}`,
-  ): Promise<{ pair: TokenPair; jti: string; session: SessionDoc } | null> {
+  ): Promise<{ pair: TokenPair; jti: string; session: SessionRecord } | null> {
     const jti = randomUUID();
     const refreshToken = newRefreshToken();
     const expiresAt = new Date(now.getTime() + this.settings.refreshTokenTtlDays * 86_400_000);
@@ -189,7 +219,7 @@ export class Sessions {
       rotated_at: null,
     });
     if (!inserted) return null;
-    const session: SessionDoc = {
+    const session: SessionRecord = {
       jti,
       user_id: user._id,
       family_id: familyId,
@@ -205,7 +235,7 @@ export class Sessions {
   }
 
   /** A session's access token lives ACCESS_TOKEN_TTL_SECONDS from the session's start. */
-  private endedOf(session: Pick<SessionDoc, 'jti' | 'created_at'>): EndedSession {
+  private endedOf(session: Pick<SessionRecord, 'jti' | 'created_at'>): EndedSession {
     return { jti: session.jti, tokenExpiresAt: new Date(session.created_at.getTime() + this.settings.accessTokenTtlSeconds * 1000) };
   }
 

@@ -4,8 +4,8 @@
 // token signed before a rotation keeps verifying until it expires.
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type KeyLike } from 'jose';
-import type { SigningKeyDoc, SigningKeyRepository } from '../data/index.js';
 import { withLowS } from './low-s.js';
+import type { SigningKeyRecord, SigningKeyStore } from './stores.js';
 
 export const ALG = 'ES256';
 const CACHE_MS = 60_000;
@@ -20,7 +20,7 @@ export class SigningKeys {
   private current: { kid: string; key: KeyLike | Uint8Array; loadedAt: number } | undefined;
 
   constructor(
-    private readonly keys: SigningKeyRepository,
+    private readonly keys: SigningKeyStore,
     private readonly settings: { issuer: string; audience: string; accessTokenTtlSeconds: number },
   ) {}
 
@@ -36,7 +36,7 @@ export class SigningKeys {
     const { privateKey, publicKey } = await generateKeyPair(ALG, { extractable: true });
     const kid = randomUUID();
     const now = new Date();
-    const doc: SigningKeyDoc = {
+    const doc: SigningKeyRecord = {
       kid,
       public_jwk: { ...(await exportJWK(publicKey)), kid, alg: ALG, use: 'sig' },
       private_jwk: { ...(await exportJWK(privateKey)), kid, alg: ALG },
@@ -85,7 +85,7 @@ export class SigningKeys {
     return this.load(active);
   }
 
-  private async load(doc: SigningKeyDoc) {
+  private async load(doc: SigningKeyRecord) {
     if (this.current?.kid === doc.kid) {
       this.current.loadedAt = Date.now();
       return this.current;

@@ -1,7 +1,7 @@
 // Tenants as other services and clients see them, and the memberships that
 // give a user an account in a tenant.
 import { invalidArgument, notFound } from '@folio/errors';
-import type { IdentityStore, TenantDoc } from '../data/index.js';
+import type { IdentityStores, TenantRecord } from './stores.js';
 
 /** The generic (non-branded) app's tenant: the default `X-CustomApp-Tenant-Id`. */
 export const DEFAULT_TENANT_ID = 1;
@@ -11,16 +11,16 @@ export function appTenantIdOf(value: number | undefined | null): number {
 }
 
 export class TenantDirectory {
-  constructor(private readonly store: IdentityStore) {}
+  constructor(private readonly store: Pick<IdentityStores, 'tenants' | 'users' | 'memberships'>) {}
 
-  async get(tenantId: number): Promise<TenantDoc> {
+  async get(tenantId: number): Promise<TenantRecord> {
     const tenant = tenantId > 0 ? await this.store.tenants.findById(tenantId) : null;
     if (!tenant) throw notFound('Tenant not found.');
     return tenant;
   }
 
   /** The tenant of a custom-branded app; unknown ids are a client error on the `tenant` field. */
-  async appTenant(appTenantId: number | undefined): Promise<TenantDoc> {
+  async appTenant(appTenantId: number | undefined): Promise<TenantRecord> {
     const id = appTenantIdOf(appTenantId);
     const tenant = await this.store.tenants.findById(id);
     if (!tenant) throw invalidArgument('The given data was invalid.', { tenant: ['The selected tenant is invalid.'] });
@@ -28,7 +28,7 @@ export class TenantDirectory {
   }
 
   /** A store's Host header to its tenant: case-insensitive, port and trailing dot ignored. */
-  async resolveDomain(host: string): Promise<TenantDoc> {
+  async resolveDomain(host: string): Promise<TenantRecord> {
     const domain = normalizeHost(host);
     const tenant = domain ? await this.store.tenants.findByDomain(domain) : null;
     if (!tenant) throw notFound('Store not found.');

@@ -1,7 +1,7 @@
 // Users and their accounts in tenants: found or created by e-mail at login,
 // read back as the profile of GET /api/v2/user.
-import type { IdentityStore, TenantDoc, UserDoc } from '../data/index.js';
 import { invalidCredentials, invalidFields } from './errors.js';
+import type { IdentityStores, TenantRecord, UserRecord } from './stores.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -19,17 +19,17 @@ export function requireEmail(raw: string): string {
 }
 
 export class UserAccounts {
-  constructor(private readonly store: IdentityStore) {}
+  constructor(private readonly store: Pick<IdentityStores, 'users' | 'memberships' | 'tenants'>) {}
 
   /** The user with this e-mail, created if absent, with an account in the tenant. */
-  async findOrCreateIn(email: string, tenantId: number): Promise<UserDoc> {
+  async findOrCreateIn(email: string, tenantId: number): Promise<UserRecord> {
     const { user } = await this.store.users.findOrCreate(email);
     await this.store.memberships.ensure(user._id, tenantId);
     return user;
   }
 
   /** The profile with the tenants of the user's memberships, by tenant id; a missing user is 401. */
-  async profile(userId: number): Promise<{ user: UserDoc; tenants: TenantDoc[] }> {
+  async profile(userId: number): Promise<{ user: UserRecord; tenants: TenantRecord[] }> {
     const user = userId > 0 ? await this.store.users.findById(userId) : null;
     if (!user) throw invalidCredentials();
     const tenants = await this.store.tenants.findByIds(await this.store.memberships.tenantIdsOf(user._id));

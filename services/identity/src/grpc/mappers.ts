@@ -1,12 +1,12 @@
 // Identity's records to the wire messages of svc.identity.v1.
 import { identity } from '@folio/proto';
-import type { TenantDoc, UserDoc } from '../data/index.js';
 import type { DeviceKeyView, SecretForm } from '../domain/device-keys.js';
 import type { PushPlatform } from '../domain/push.js';
 import type { TokenPair } from '../domain/sessions.js';
 import type { SocialProviderName } from '../domain/social/index.js';
+import type { TenantRecord, UserRecord } from '../domain/stores.js';
 
-export function toTenant(doc: TenantDoc): identity.Tenant {
+export function toTenant(doc: TenantRecord): identity.Tenant {
   return {
     id: doc._id,
     name: doc.name,
@@ -50,7 +50,7 @@ function readerDefaultsOf(reader: unknown): identity.TenantReaderDefaults {
   };
 }
 
-export function toUser(user: UserDoc, tenants: TenantDoc[]): identity.User {
+export function toUser(user: UserRecord, tenants: TenantRecord[]): identity.User {
   return { id: user._id, admin: user.admin, email: user.email, picture: user.picture ?? '', tenants: tenants.map(toTenant) };
 }
 
