@@ -21,8 +21,9 @@ import { createLogger } from '@folio/logger';
 import { ACCESS_CHANGED, Broker, Outbox, type AccessChangedPayload } from '@folio/messaging';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { loadCommerceConfig } from './config.js';
-import { GRANT_SOURCES, openCommerceStore, type GrantSource, type Licensing, type Sale } from './data/index.js';
+import { openCommerceStore } from './data/index.js';
 import type { EventSink } from './domain/ports.js';
+import { GRANT_SOURCES, type GrantSource, type Licensing, type Sale } from './domain/store.js';
 import { parseDateTime } from './domain/time.js';
 import { OutboxEventSink } from './events/publisher.js';
 

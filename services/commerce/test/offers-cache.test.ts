@@ -1,8 +1,8 @@
-// The free issues of a tenant are served from memory (OfferRepository): a
+// The free issues of a tenant are served from memory (MongoOfferRepository): a
 // my-content listing must not read the whole offers collection each time.
 import { freshDatabase } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OfferRepository } from '../src/data/offers.js';
+import { MongoOfferRepository } from '../src/data/offers.js';
 import { commerceModels, type CommerceModels, type OfferDoc } from '../src/data/schemas.js';
 
 const offer = (id: number, tenantId: number, free: boolean): OfferDoc => ({
@@ -28,7 +28,7 @@ describe('free issues of a tenant', () => {
   afterAll(() => db.drop());
 
   it('when asked for several tenants, then each tenant contributes its free issues', async () => {
-    const offers = new OfferRepository(models.offers, 60_000);
+    const offers = new MongoOfferRepository(models.offers, 60_000);
     expect(await offers.freeIssuesIn([1, 2, 1])).toEqual([
       { tenant_id: 1, issue_id: 1 },
       { tenant_id: 2, issue_id: 3 },
@@ -36,7 +36,7 @@ describe('free issues of a tenant', () => {
   });
 
   it('when a free offer appears behind its back, then the cached list is served until the TTL, and put() drops it at once', async () => {
-    const offers = new OfferRepository(models.offers, 60_000);
+    const offers = new MongoOfferRepository(models.offers, 60_000);
     expect(await offers.freeIssuesIn([1])).toEqual([{ tenant_id: 1, issue_id: 1 }]);
     // Another replica (or the scale loader) wrote it: this one still answers from memory.
     await models.offers.create(offer(4, 1, true));
@@ -47,7 +47,7 @@ describe('free issues of a tenant', () => {
   });
 
   it('when the TTL is 0, then every call reads the store', async () => {
-    const offers = new OfferRepository(models.offers, 0);
+    const offers = new MongoOfferRepository(models.offers, 0);
     await offers.freeIssuesIn([2]);
     await models.offers.create(offer(6, 2, true));
     expect((await offers.freeIssuesIn([2])).map((free) => free.issue_id).sort()).toEqual([3, 6]);

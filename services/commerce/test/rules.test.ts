@@ -1,14 +1,14 @@
 // The access, offer and scheme rules as pure functions, at the edges the demo dataset does not reach.
 import { describe, expect, it } from 'vitest';
-import type { GrantDoc, OfferDoc, SubscriptionDoc } from '../src/data/index.js';
 import { decideAccess, offerView, stronger } from '../src/domain/access.js';
 import { expiryEnd, luhnValid } from '../src/domain/payments.js';
 import type { TenantInfo } from '../src/domain/ports.js';
 import { resolveReturnScheme } from '../src/domain/purchase.js';
+import type { GrantRecord, OfferRecord, SubscriptionRecord } from '../src/domain/store.js';
 
 const now = new Date('2026-05-01T12:00:00Z');
 const tenant: TenantInfo = { id: 1, name: 'T', currency: 'USD', freeAccess: false, aggregatorId: null, mobileAppScheme: null, lang: 'en', countryCode: 'US' };
-const offer = (fields: Partial<OfferDoc> = {}): OfferDoc => ({
+const offer = (fields: Partial<OfferRecord> = {}): OfferRecord => ({
   _id: 10,
   tenant_id: 1,
   type: 'epub',
@@ -20,7 +20,7 @@ const offer = (fields: Partial<OfferDoc> = {}): OfferDoc => ({
   updated_at: now,
   ...fields,
 });
-const grant = (fields: Partial<GrantDoc> = {}): GrantDoc => ({
+const grant = (fields: Partial<GrantRecord> = {}): GrantRecord => ({
   _id: 'g',
   tenant_id: 1,
   issue_id: 10,
@@ -33,7 +33,7 @@ const grant = (fields: Partial<GrantDoc> = {}): GrantDoc => ({
   created_at: now,
   ...fields,
 });
-const plan = (fields: Partial<SubscriptionDoc> = {}): SubscriptionDoc => ({
+const plan = (fields: Partial<SubscriptionRecord> = {}): SubscriptionRecord => ({
   _id: 'p',
   tenant_id: 1,
   user_id: 1,

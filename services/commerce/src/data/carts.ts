@@ -3,11 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import { isDuplicateKeyError } from '@folio/mongo';
 import type { Model } from 'mongoose';
+import type { CartRepository } from '../domain/store.js';
 import type { CartDoc } from './schemas.js';
 
 const cartId = (tenantId: number, userId: number) => `${tenantId}:${userId}`;
 
-export class CartRepository {
+export class MongoCartRepository implements CartRepository {
   constructor(private readonly model: Model<CartDoc>) {}
 
   /** Empties the cart and adds the issues, under a new checkout id. */

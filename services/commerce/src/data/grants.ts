@@ -1,11 +1,12 @@
 // Access grants: purchases, gifts, admin assignments, retail licenses and
 // external permissions, each for one user and one issue.
 import type { Model } from 'mongoose';
-import { mergeById, ownedBy, ownerKeys, type Owner } from './owner.js';
+import type { GrantRepository, Owner } from '../domain/store.js';
+import { mergeById, ownedBy, ownerKeys } from './owner.js';
 import { isDuplicateKey } from './errors.js';
 import type { GrantDoc } from './schemas.js';
 
-export class GrantRepository {
+export class MongoGrantRepository implements GrantRepository {
   constructor(private readonly model: Model<GrantDoc>) {}
 
   /** Seed: creates or replaces a grant under its stable id. */

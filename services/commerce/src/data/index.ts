@@ -1,50 +1,53 @@
 // The commerce database behind one object: models registered, indexes built,
-// a repository per aggregate.
+// a repository per aggregate, each implementing the interface the domain
+// declares for it (domain/store.ts).
 import { ensureIndexes, type Connection } from '@folio/mongo';
-import { CartRepository } from './carts.js';
-import { GrantRepository } from './grants.js';
-import { OfferRepository } from './offers.js';
-import { OrderRepository } from './orders.js';
+import type { CommerceStore } from '../domain/store.js';
+import { MongoCartRepository } from './carts.js';
+import { MongoCheckoutLockRepository } from './checkout-locks.js';
+import { MongoGrantRepository } from './grants.js';
+import { MongoOfferRepository } from './offers.js';
+import { MongoOrderRepository } from './orders.js';
 import { commerceModels } from './schemas.js';
-import { SubscriptionRepository } from './subscriptions.js';
-import { UserEmailRepository } from './user-emails.js';
-import { WebSessionRepository } from './web-sessions.js';
+import { MongoSubscriptionRepository } from './subscriptions.js';
+import { MongoUserEmailRepository } from './user-emails.js';
+import { MongoWebSessionRepository } from './web-sessions.js';
 
 export * from './schemas.js';
-export type { Owner } from './owner.js';
-export { hashSessionId } from './web-sessions.js';
 export type {
-  CartRepository,
-  GrantRepository,
-  OfferRepository,
-  OrderRepository,
-  SubscriptionRepository,
-  UserEmailRepository,
-  WebSessionRepository,
+  MongoCartRepository,
+  MongoCheckoutLockRepository,
+  MongoGrantRepository,
+  MongoOfferRepository,
+  MongoOrderRepository,
+  MongoSubscriptionRepository,
+  MongoUserEmailRepository,
+  MongoWebSessionRepository,
 };
 
-export interface CommerceStore {
-  connection: Connection;
-  offers: OfferRepository;
-  grants: GrantRepository;
-  subscriptions: SubscriptionRepository;
-  carts: CartRepository;
-  webSessions: WebSessionRepository;
-  orders: OrderRepository;
-  userEmails: UserEmailRepository;
+/** The store as this service wires it: the domain's repositories, plus what the seed and tests use (put, count). */
+export interface MongoCommerceStore extends CommerceStore {
+  offers: MongoOfferRepository;
+  grants: MongoGrantRepository;
+  subscriptions: MongoSubscriptionRepository;
+  carts: MongoCartRepository;
+  webSessions: MongoWebSessionRepository;
+  orders: MongoOrderRepository;
+  userEmails: MongoUserEmailRepository;
+  checkoutLocks: MongoCheckoutLockRepository;
 }
 
-export async function openCommerceStore(connection: Connection, options: { offerCacheMs?: number } = {}): Promise<CommerceStore> {
+export async function openCommerceStore(connection: Connection, options: { offerCacheMs?: number } = {}): Promise<MongoCommerceStore> {
   const models = commerceModels(connection);
   await ensureIndexes(connection);
   return {
-    connection,
-    offers: new OfferRepository(models.offers, options.offerCacheMs),
-    grants: new GrantRepository(models.grants),
-    subscriptions: new SubscriptionRepository(models.subscriptions),
-    carts: new CartRepository(models.carts),
-    webSessions: new WebSessionRepository(models.webSessions),
-    orders: new OrderRepository(models.orders),
-    userEmails: new UserEmailRepository(models.userEmails),
+    offers: new MongoOfferRepository(models.offers, options.offerCacheMs),
+    grants: new MongoGrantRepository(models.grants),
+    subscriptions: new MongoSubscriptionRepository(models.subscriptions),
+    carts: new MongoCartRepository(models.carts),
+    webSessions: new MongoWebSessionRepository(models.webSessions),
+    orders: new MongoOrderRepository(models.orders),
+    userEmails: new MongoUserEmailRepository(models.userEmails),
+    checkoutLocks: new MongoCheckoutLockRepository(connection),
   };
 }

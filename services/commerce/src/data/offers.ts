@@ -1,13 +1,12 @@
 // How each issue is sold (free, sale mode, licensing, prices): the offer.
 import { ReferenceCache } from '@folio/messaging';
 import type { Model } from 'mongoose';
+import type { FreeIssue, OfferRepository } from '../domain/store.js';
 import type { OfferDoc } from './schemas.js';
 
 const MAX_LOOKUPS = 200;
 
-type FreeIssue = { tenant_id: number; issue_id: number };
-
-export class OfferRepository {
+export class MongoOfferRepository implements OfferRepository {
   /**
    * The free issues of a tenant, read once per `freeIssuesTtlMs`: every
    * my-content listing needs them, and the query (`tenant_id` + `free`) reads

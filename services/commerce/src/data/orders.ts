@@ -1,10 +1,11 @@
 // Paid checkouts. An order's id is its checkout id: the unique _id is what
 // makes a second submit of the same checkout unable to create a second order.
 import type { Model } from 'mongoose';
+import type { OrderRepository } from '../domain/store.js';
 import { isDuplicateKey } from './errors.js';
 import type { OrderDoc } from './schemas.js';
 
-export class OrderRepository {
+export class MongoOrderRepository implements OrderRepository {
   constructor(private readonly model: Model<OrderDoc>) {}
 
   /** True when this call recorded the order; false when the checkout already had one. */

@@ -1,11 +1,7 @@
-// Records that belong to a user name them by id, by e-mail (seeded data), or both.
+// Records that belong to a user name them by id, by e-mail (seeded data), or
+// both (the domain's Owner): the filters that find them.
 import type { FilterQuery } from 'mongoose';
-
-export interface Owner {
-  userId: number;
-  /** The user's e-mail in identity, lower-cased; null when it could not be resolved. */
-  email: string | null;
-}
+import type { Owner } from '../domain/store.js';
 
 /**
  * One filter per key the user's records can carry, for reads on a request

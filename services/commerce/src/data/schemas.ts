@@ -1,6 +1,7 @@
 // The commerce database: one mongoose schema per collection, with the
-// indexes its query paths need. Repositories return plain objects; nothing
-// outside data/ sees mongoose.
+// indexes its query paths need. The documents are the domain's records
+// (domain/store.ts) field for field; repositories return plain objects and
+// nothing outside data/ sees mongoose.
 //
 // FerretDB (the local stack) has no transactions and does not isolate
 // concurrent conditional updates of one document; every decision that must
@@ -8,141 +9,27 @@
 // insert with a unique key, which it does enforce.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { modelOn } from '@folio/mongo';
+import type {
+  CartRecord,
+  DiscountRecord,
+  GrantRecord,
+  OfferRecord,
+  OrderRecord,
+  PriceRecord,
+  SubscriptionRecord,
+  WebSessionRecord,
+} from '../domain/store.js';
 
-export type Sale = 'individual' | 'subscription_only';
-export type Licensing = 'standard' | 'pay_per_use';
-export type GrantSource = 'purchase' | 'gift' | 'admin' | 'retail_license' | 'external';
-export const GRANT_SOURCES: readonly GrantSource[] = ['purchase', 'gift', 'admin', 'retail_license', 'external'];
-
-export interface DiscountDoc {
-  /** What the user pays while the promotion runs, major units. */
-  amount: number;
-  percentage: number | null;
-  /** null: the promotion has no end. */
-  ends_at: Date | null;
-}
-
-export interface PriceDoc {
-  currency: string;
-  /** Major units (9.99 USD). */
-  amount: number;
-  discount: DiscountDoc | null;
-}
-
-/** What commerce knows of an issue: how it is sold. `_id` is the issue id. */
-export interface OfferDoc {
-  _id: number;
-  tenant_id: number;
-  /** Content type (epub, pdf, audio, physical): kept for the checkout page and reports. */
-  type: string;
-  /** Name at seed time: the checkout page's fallback when catalog does not answer. */
-  name: string;
-  free: boolean;
-  sale: Sale;
-  licensing: Licensing;
-  prices: PriceDoc[];
-  updated_at: Date;
-}
-
-/**
- * A user's right to read one issue. Seeded grants name the user by e-mail
- * (the dataset's key; identity assigns the ids), grants from the checkout by
- * user id; access queries match either.
- */
-export interface GrantDoc {
-  /** `seed:<email>:<issue>:<source>` or `purchase:<checkout id>:<issue>`: re-recording is a no-op. */
-  _id: string;
-  tenant_id: number;
-  issue_id: number;
-  user_id: number | null;
-  email: string | null;
-  source: GrantSource;
-  expires_at: Date | null;
-  revoked: boolean;
-  /** The order (checkout id) a purchase grant came from. */
-  order_id: string | null;
-  created_at: Date;
-  /** Set when the user's account was deleted: the row stays only as part of a financial record. */
-  erased_at?: Date | null;
-}
-
-export interface SubscriptionDoc {
-  /** `seed:<email>:<tenant>:<plan>` for seeded plans. */
-  _id: string;
-  tenant_id: number;
-  user_id: number | null;
-  email: string | null;
-  plan: string;
-  /** The plan covers every issue of the tenant. */
-  covers_all: boolean;
-  /** Otherwise: the issues it covers. */
-  issue_ids: number[];
-  active: boolean;
-  ends_at: Date | null;
-  created_at: Date;
-}
-
-/** One cart per user and tenant (`<tenant>:<user>`). */
-export interface CartDoc {
-  _id: string;
-  tenant_id: number;
-  user_id: number;
-  items: { issue_id: number; added_at: Date }[];
-  /**
-   * Identifies this content of the cart: a new one each time the cart is
-   * filled. It is the idempotency key of its payment and order.
-   */
-  checkout_id: string;
-  updated_at: Date;
-}
-
-/** The web session the purchase redirect opens on the store (cookie `folio_session`). */
-export interface WebSessionDoc {
-  /** SHA-256 of the cookie value: the database alone does not let anyone in. */
-  _id: string;
-  tenant_id: number;
-  user_id: number;
-  /** The issue the purchase redirect was for. */
-  issue_id: number;
-  app_tenant_id: number | null;
-  /** Resolved at the purchase redirect; the deeplink after payment starts with it. */
-  return_scheme: string;
-  /** Synchronizer token of the pay form. */
-  csrf_token: string;
-  created_at: Date;
-  expires_at: Date;
-}
-
-export interface OrderItemDoc {
-  issue_id: number;
-  name: string;
-  currency: string;
-  /** List price, major units. */
-  list_amount: number;
-  /** Paid (discounted) price, major units. */
-  amount: number;
-}
-
-/**
- * A paid checkout: a financial record. `_id` is the checkout id, so one
- * checkout can never become two orders. On account deletion it is
- * anonymized (user_id null), never deleted.
- */
-export interface OrderDoc {
-  _id: string;
-  tenant_id: number;
-  user_id: number | null;
-  items: OrderItemDoc[];
-  currency: string;
-  /** Charged total in minor units (cents). */
-  total_minor: number;
-  provider: string;
-  payment_id: string;
-  /** The deeplink the browser was sent to. */
-  return_url: string;
-  created_at: Date;
-  erased_at: Date | null;
-}
+// The records are the domain's (domain/store.ts), stored as they are: a
+// document is a record with the same field names.
+export type DiscountDoc = DiscountRecord;
+export type PriceDoc = PriceRecord;
+export type OfferDoc = OfferRecord;
+export type GrantDoc = GrantRecord;
+export type SubscriptionDoc = SubscriptionRecord;
+export type CartDoc = CartRecord;
+export type WebSessionDoc = WebSessionRecord;
+export type OrderDoc = OrderRecord;
 
 /** Which e-mail a user id has in identity (immutable there), cached to match e-mail-keyed grants. */
 export interface UserEmailDoc {

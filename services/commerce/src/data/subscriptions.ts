@@ -1,9 +1,10 @@
 // Subscription plans of users: a plan covers every issue of its tenant or a list of them.
 import type { Model } from 'mongoose';
-import { mergeById, ownedBy, ownerKeys, type Owner } from './owner.js';
+import type { Owner, SubscriptionRepository } from '../domain/store.js';
+import { mergeById, ownedBy, ownerKeys } from './owner.js';
 import type { SubscriptionDoc } from './schemas.js';
 
-export class SubscriptionRepository {
+export class MongoSubscriptionRepository implements SubscriptionRepository {
   constructor(private readonly model: Model<SubscriptionDoc>) {}
 
   async put(subscription: SubscriptionDoc): Promise<void> {

@@ -1,10 +1,11 @@
 // user id -> e-mail, as identity knows it. identity never changes a user's
 // e-mail nor reuses an id, so an entry stays true until the account is deleted.
 import type { Model } from 'mongoose';
+import type { UserEmailRepository } from '../domain/store.js';
 import type { UserEmailDoc } from './schemas.js';
 import { isDuplicateKey } from './errors.js';
 
-export class UserEmailRepository {
+export class MongoUserEmailRepository implements UserEmailRepository {
   constructor(private readonly model: Model<UserEmailDoc>) {}
 
   async find(userId: number): Promise<string | null> {

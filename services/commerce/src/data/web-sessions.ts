@@ -1,13 +1,11 @@
 // Web sessions on the store, opened by the purchase redirect. Stored under
-// the SHA-256 of the cookie value. FerretDB has no TTL indexes: expired
-// sessions are refused on read and pruned by the service.
-import { createHash } from 'node:crypto';
+// the SHA-256 of the cookie value (the domain's hashSessionId). FerretDB has
+// no TTL indexes: expired sessions are refused on read and pruned by the service.
 import type { Model } from 'mongoose';
+import { hashSessionId, type WebSessionRepository } from '../domain/store.js';
 import type { WebSessionDoc } from './schemas.js';
 
-export const hashSessionId = (sessionId: string) => createHash('sha256').update(sessionId, 'utf8').digest('hex');
-
-export class WebSessionRepository {
+export class MongoWebSessionRepository implements WebSessionRepository {
   constructor(private readonly model: Model<WebSessionDoc>) {}
 
   async create(session: WebSessionDoc): Promise<void> {

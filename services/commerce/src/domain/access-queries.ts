@@ -1,7 +1,6 @@
 // The access use cases: one issue (reader), a batch (catalog's listings and
 // storefront) and everything a user can read across tenants (my-content).
 import { notFound } from '@folio/errors';
-import type { CommerceStore, GrantDoc, OfferDoc, SubscriptionDoc } from '../data/index.js';
 import {
   canBeBought,
   decideAccess,
@@ -16,10 +15,11 @@ import {
 } from './access.js';
 import type { Owners } from './owners.js';
 import type { Clock, TenantInfo, Tenants } from './ports.js';
+import type { CommerceStore, GrantRecord, OfferRecord, SubscriptionRecord } from './store.js';
 
 export interface IssueAccess {
   issueId: number;
-  offer: OfferDoc;
+  offer: OfferRecord;
   access: AccessDecision;
   view: OfferView;
   canBeBought: boolean;
@@ -65,7 +65,7 @@ export class AccessQueries {
           this.store.grants.liveFor(owner, [tenantId], now, [...offers.keys()]),
           this.store.subscriptions.activeFor(owner, [tenantId], now),
         ])
-      : [[] as GrantDoc[], [] as SubscriptionDoc[]];
+      : [[] as GrantRecord[], [] as SubscriptionRecord[]];
     const result: IssueAccess[] = [];
     for (const issueId of wanted) {
       const offer = offers.get(issueId);
@@ -98,8 +98,8 @@ export class AccessQueries {
     const now = this.clock.now();
     const owner = await this.owners.of(userId);
     const [grants, plans, freeIssues] = await Promise.all([
-      owner ? this.store.grants.liveFor(owner, known, now) : Promise.resolve([] as GrantDoc[]),
-      owner ? this.store.subscriptions.activeFor(owner, known, now) : Promise.resolve([] as SubscriptionDoc[]),
+      owner ? this.store.grants.liveFor(owner, known, now) : Promise.resolve([] as GrantRecord[]),
+      owner ? this.store.subscriptions.activeFor(owner, known, now) : Promise.resolve([] as SubscriptionRecord[]),
       this.store.offers.freeIssuesIn(known),
     ]);
 
@@ -115,7 +115,7 @@ export class AccessQueries {
       byIssue.set(issueId, { tenantId, access: current ? stronger(current.access, access) : access });
     };
 
-    const grantsByIssue = new Map<number, GrantDoc[]>();
+    const grantsByIssue = new Map<number, GrantRecord[]>();
     for (const grant of grants) grantsByIssue.set(grant.issue_id, [...(grantsByIssue.get(grant.issue_id) ?? []), grant]);
     for (const [issueId, issueGrants] of grantsByIssue) {
       const grant = strongestGrant(issueGrants)!;

@@ -19,8 +19,8 @@
 //   can_be_bought            sold individually with a price, not free, not pay-per-use
 //                            (pay-per-use cannot go through the purchase redirect:
 //                            the spec answers it 422), and not readable already
-import type { GrantDoc, OfferDoc, SubscriptionDoc } from '../data/index.js';
 import type { TenantInfo } from './ports.js';
+import type { GrantRecord, OfferRecord, SubscriptionRecord } from './store.js';
 
 export type AccessReason = 'free' | 'purchased' | 'subscription';
 
@@ -50,12 +50,12 @@ export interface OfferView {
 
 export type SaleRefusal = 'free' | 'pay_per_use' | 'no_price';
 
-export function isFree(offer: OfferDoc, tenant: TenantInfo): boolean {
+export function isFree(offer: OfferRecord, tenant: TenantInfo): boolean {
   return offer.free || tenant.freeAccess;
 }
 
 /** The price in the tenant's main currency, with its discount only while the promotion runs. */
-export function priceIn(offer: OfferDoc, currency: string, now: Date): PriceView | null {
+export function priceIn(offer: OfferRecord, currency: string, now: Date): PriceView | null {
   const wanted = currency.toUpperCase();
   const price = offer.prices.find((candidate) => candidate.currency.toUpperCase() === wanted && candidate.amount > 0);
   if (!price) return null;
@@ -77,7 +77,7 @@ export function priceIn(offer: OfferDoc, currency: string, now: Date): PriceView
 /** What the user pays for a price now. */
 export const payableAmount = (price: PriceView) => price.discount?.amount ?? price.amount;
 
-export function offerView(offer: OfferDoc, tenant: TenantInfo, now: Date): OfferView {
+export function offerView(offer: OfferRecord, tenant: TenantInfo, now: Date): OfferView {
   const free = isFree(offer, tenant);
   const price = free ? null : priceIn(offer, tenant.currency, now);
   const soldIndividually = offer.sale === 'individual' && price !== null;
@@ -93,13 +93,13 @@ export function offerView(offer: OfferDoc, tenant: TenantInfo, now: Date): Offer
   };
 }
 
-export function planCovers(plan: SubscriptionDoc, issueId: number): boolean {
+export function planCovers(plan: SubscriptionRecord, issueId: number): boolean {
   return plan.covers_all || plan.issue_ids.includes(issueId);
 }
 
 /** The strongest of the user's live grants for one issue (see the header). */
-export function strongestGrant(grants: GrantDoc[]): GrantDoc | null {
-  let best: GrantDoc | null = null;
+export function strongestGrant(grants: GrantRecord[]): GrantRecord | null {
+  let best: GrantRecord | null = null;
   for (const grant of grants) {
     if (!best) best = grant;
     else if (best.expires_at && (!grant.expires_at || grant.expires_at.getTime() > best.expires_at.getTime())) best = grant;
@@ -111,7 +111,7 @@ export function strongestGrant(grants: GrantDoc[]): GrantDoc | null {
  * The access decision for one issue. `grants` and `plans` are the user's live
  * ones in the issue's tenant (the caller filters revoked and expired ones).
  */
-export function decideAccess(offer: OfferDoc, tenant: TenantInfo, grants: GrantDoc[], plans: SubscriptionDoc[]): AccessDecision {
+export function decideAccess(offer: OfferRecord, tenant: TenantInfo, grants: GrantRecord[], plans: SubscriptionRecord[]): AccessDecision {
   const grant = strongestGrant(grants.filter((candidate) => candidate.issue_id === offer._id));
   if (grant) return { reason: 'purchased', expiresAt: grant.expires_at };
   if (plans.some((plan) => plan.tenant_id === offer.tenant_id && planCovers(plan, offer._id))) return { reason: 'subscription', expiresAt: null };

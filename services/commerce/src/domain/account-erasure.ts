@@ -5,10 +5,10 @@
 // without user or e-mail. Every step is idempotent, so a redelivery is harmless.
 // Then access.changed tells every reader to drop the user's cached access.
 import type { Logger } from '@folio/logger';
-import type { CommerceStore } from '../data/index.js';
 import { ACCESS_CHANGED, type AccessChangedPayload } from '@folio/messaging';
 import { derivedEventId } from './event-ids.js';
 import type { Clock, EventSink } from './ports.js';
+import type { CommerceStore } from './store.js';
 
 export class AccountEraser {
   constructor(

@@ -2,8 +2,9 @@
 //
 // Paying is safe to repeat. The cart's checkout id is the idempotency key of
 // everything a payment does:
-//   - one payer at a time: a unique `checkout_locks` row (claimOnce); a second
-//     submit waits for the first one's outcome instead of charging again;
+//   - one payer at a time: a checkout lock claimed by a unique insert
+//     (store.checkoutLocks, data/checkout-locks.ts); a second submit waits for
+//     the first one's outcome instead of charging again;
 //   - the provider is called with the checkout id as idempotency key;
 //   - the order's _id is the checkout id, each grant's id is
 //     `purchase:<checkout id>:<issue id>`, the event id derives from it.
@@ -13,8 +14,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Logger } from '@folio/logger';
 import { ACCESS_CHANGED, type AccessChangedPayload } from '@folio/messaging';
-import { claimOnce } from '@folio/mongo';
-import type { CartDoc, CommerceStore, OrderDoc, WebSessionDoc } from '../data/index.js';
 import { payableAmount } from './access.js';
 import type { AccessQueries } from './access-queries.js';
 import { derivedEventId } from './event-ids.js';
@@ -22,6 +21,7 @@ import { fromMinor, toMinor } from './money.js';
 import type { DeclineKey, PaymentField, PaymentFieldErrorKey, PaymentProvider } from './payments.js';
 import type { Clock, EventSink, IssueNames, TenantInfo, Tenants } from './ports.js';
 import { returnUrl } from './purchase.js';
+import type { CartRecord, CommerceStore, OrderRecord, WebSessionRecord } from './store.js';
 import { toIso } from './time.js';
 
 export const PURCHASE_COMPLETED = 'purchase.completed';
@@ -88,8 +88,6 @@ export interface CheckoutSettings {
   /** A payer that held the lock longer than this is presumed dead. */
   lockLeaseMs?: number;
 }
-
-const LOCKS = 'checkout_locks';
 
 export class Checkout {
   private readonly waitMs: number;
@@ -181,7 +179,7 @@ export class Checkout {
       }
       paid = true;
       const issueId = buyable.some((line) => line.issueId === session.issue_id) ? session.issue_id : buyable[0]!.issueId;
-      const order: OrderDoc = {
+      const order: OrderRecord = {
         _id: checkoutId,
         tenant_id: tenant.id,
         user_id: session.user_id,
@@ -217,7 +215,7 @@ export class Checkout {
    * Records what a paid order gives, each step idempotent: the grants, the
    * event, the emptied cart. Returns where the browser goes.
    */
-  private async complete(order: OrderDoc, session: WebSessionDoc): Promise<string> {
+  private async complete(order: OrderRecord, session: WebSessionRecord): Promise<string> {
     const { store, events, clock } = this.deps;
     const userId = order.user_id ?? session.user_id;
     for (const item of order.items) {
@@ -260,23 +258,22 @@ export class Checkout {
   }
 
   /** The order of a checkout, only if it is this session's user's in this tenant. */
-  private async orderOf(checkoutId: string, session: WebSessionDoc): Promise<OrderDoc | null> {
+  private async orderOf(checkoutId: string, session: WebSessionRecord): Promise<OrderRecord | null> {
     const order = await this.deps.store.orders.find(checkoutId);
     return order && order.tenant_id === session.tenant_id && order.user_id === session.user_id ? order : null;
   }
 
   /** Claims the right to charge a checkout; a concurrent submit waits for the holder's outcome. */
-  private async acquire(checkoutId: string, session: WebSessionDoc): Promise<'acquired' | 'paid' | 'busy'> {
-    const { connection } = this.deps.store;
-    const locks = connection.collection<{ _id: string; claimed_at: Date }>(LOCKS);
+  private async acquire(checkoutId: string, session: WebSessionRecord): Promise<'acquired' | 'paid' | 'busy'> {
+    const { checkoutLocks: locks, orders } = this.deps.store;
     const deadline = Date.now() + this.waitMs;
     for (;;) {
-      if (await claimOnce(connection, LOCKS, checkoutId, { user_id: session.user_id })) return 'acquired';
-      if (await this.deps.store.orders.find(checkoutId)) return 'paid';
-      const held = await locks.findOne({ _id: checkoutId });
-      if (held && held.claimed_at.getTime() < Date.now() - this.leaseMs) {
+      if (await locks.claim(checkoutId, session.user_id)) return 'acquired';
+      if (await orders.find(checkoutId)) return 'paid';
+      const claimedAt = await locks.claimedAt(checkoutId);
+      if (claimedAt && claimedAt.getTime() < Date.now() - this.leaseMs) {
         // The holder died mid-payment; the provider's idempotency key keeps a retry from charging twice.
-        await locks.deleteOne({ _id: checkoutId, claimed_at: held.claimed_at });
+        await locks.breakClaim(checkoutId, claimedAt);
         continue;
       }
       if (Date.now() >= deadline) return 'busy';
@@ -285,10 +282,10 @@ export class Checkout {
   }
 
   private async release(checkoutId: string): Promise<void> {
-    await this.deps.store.connection.collection<{ _id: string }>(LOCKS).deleteOne({ _id: checkoutId });
+    await this.deps.store.checkoutLocks.release(checkoutId);
   }
 
-  private async open(tenantId: number, webSessionId: string): Promise<{ tenant: TenantInfo; session: WebSessionDoc | null }> {
+  private async open(tenantId: number, webSessionId: string): Promise<{ tenant: TenantInfo; session: WebSessionRecord | null }> {
     const tenant = await this.deps.tenants.find(tenantId);
     if (!tenant) return { tenant: unknownStore(tenantId), session: null };
     const session = await this.deps.store.webSessions.findLive(webSessionId, tenantId, this.deps.clock.now());
@@ -296,7 +293,7 @@ export class Checkout {
   }
 
   /** The cart's lines with their current names, prices and the user's access. */
-  private async linesOf(tenant: TenantInfo, session: WebSessionDoc, cart: CartDoc): Promise<CheckoutLine[]> {
+  private async linesOf(tenant: TenantInfo, session: WebSessionRecord, cart: CartRecord): Promise<CheckoutLine[]> {
     const issueIds = cart.items.map((item) => item.issue_id);
     const accesses = await this.deps.access.batch(tenant.id, session.user_id, issueIds);
     const names = await Promise.all(accesses.map((entry) => this.deps.names.nameOf(tenant.id, entry.issueId)));
@@ -322,8 +319,8 @@ export class Checkout {
 
   private async cartPage(
     tenant: TenantInfo,
-    session: WebSessionDoc,
-    cart: CartDoc | null,
+    session: WebSessionRecord,
+    cart: CartRecord | null,
     options: {
       lang: string;
       openForm: boolean;

@@ -1,8 +1,8 @@
 // Who a user id is for commerce's records: the id, plus the e-mail that
 // seeded (dataset) records are keyed by. identity is asked once per user;
 // the answer is kept in commerce's database (e-mails never change there).
-import type { CommerceStore, Owner } from '../data/index.js';
 import type { Clock, Users } from './ports.js';
+import type { CommerceStore, Owner } from './store.js';
 
 export class Owners {
   constructor(

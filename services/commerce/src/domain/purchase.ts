@@ -4,10 +4,9 @@
 // holding the return deeplink, and puts the issue alone in the cart.
 import { randomBytes } from 'node:crypto';
 import { DomainError, failedPrecondition, notFound, unauthenticated } from '@folio/errors';
-import type { CommerceStore } from '../data/index.js';
-import { hashSessionId } from '../data/index.js';
 import { offerView, type SaleRefusal } from './access.js';
 import type { Clock, TenantInfo, Tenants, Users } from './ports.js';
+import { hashSessionId, type CommerceStore } from './store.js';
 
 /** The generic app's tenant: `app_tenant_id` 1 means the generic app (scheme rule 1). */
 export const GENERIC_APP_TENANT_ID = 1;
