@@ -24,6 +24,7 @@ import { ReaderSettings } from './domain/settings.js';
 import { TokenService } from './domain/tokens.js';
 import { readerHandlers } from './grpc/handlers.js';
 import { readerSyncHandlers } from './grpc/sync-handlers.js';
+import { CoverRasters } from './media/cover-raster.js';
 import { startMediaServer } from './media/server.js';
 import { MediaUrls } from './media/signing.js';
 import {
@@ -67,6 +68,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       summaries: new ReferenceCache({ ttlMs: config.MANIFEST_CACHE_TTL_MS, maxEntries: 20_000 }),
       // Spines, page and track lists: the bulky part, fewer of them.
       structures: new ReferenceCache({ ttlMs: config.MANIFEST_CACHE_TTL_MS, maxEntries: 2_000 }),
+      coverKeys: new ReferenceCache({ name: 'reader-cover-keys', ttlMs: config.MANIFEST_CACHE_TTL_MS, maxEntries: 20_000 }),
     };
     // Sessions that exist: every reader-token route checks its session.
     let announceSessions: (change: { sessionId?: number; userId?: number }) => void = () => {};
@@ -119,7 +121,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const kosync = new KosyncProgress({ kosync: kosyncStore, manifests: store.manifests, positions: store.positions, readingPositions: positions, logger });
 
     const coverKeyOf = (issueId: number) => store.manifests.coverKeyOf(issueId);
-    const media = await startMediaServer({ storage, urls, logger, coverKeyOf }, config.MEDIA_PORT, config.MEDIA_HOST);
+    const media = await startMediaServer({ storage, urls, logger, coverKeyOf, rasters: new CoverRasters(storage) }, config.MEDIA_PORT, config.MEDIA_HOST);
     teardown.add(() => media.close());
 
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'reader' });

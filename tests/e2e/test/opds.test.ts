@@ -8,7 +8,7 @@ import { DOMParser, type Element } from '@xmldom/xmldom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loginByEmail, sharedLogin, type Tokens } from './client.js';
 import { schemaErrors, SCHEMA } from './json-schemas.js';
-import { api, fetchContent, session, v2 } from './reader-helpers.js';
+import { api, fetchContent, pngSize, session, v2 } from './reader-helpers.js';
 
 const NORTHWIND = 'northwind.localhost:8080';
 const AURORA = 'aurora.localhost:8080'; // free access
@@ -52,8 +52,9 @@ interface Link {
   properties?: { price?: { currency: string; value: number }; indirectAcquisition?: { type: string }[] };
 }
 interface Publication {
-  metadata: { identifier: string; title: string };
+  metadata: { identifier: string; title: string; duration?: number; numberOfPages?: number };
   links: Link[];
+  images?: { href: string; type: string; width?: number; height?: number }[];
 }
 
 const idOf = (publication: Publication) => Number(publication.metadata.identifier.split(':').at(-1));
@@ -165,6 +166,24 @@ describe('OPDS catalogs (running stack)', () => {
       for (const publication of publications) expect(schemaErrors(SCHEMA.opdsPublication, publication)).toEqual([]);
     });
 
+    it('when a publication is listed, then it has a PNG cover an e-reader can draw, and an audiobook its playing time', async () => {
+      const publications = await allPublications(basic('ana@example.com', anaKey));
+      const audiobook = publications.find((publication) => idOf(publication) === 1003)!;
+      // The durations reader measured at ingest, all tracks together.
+      const manifest = await api('GET', '/opds/download/1003', { headers: { host: NORTHWIND, ...basic('ana@example.com', anaKey) } });
+      const tracks = (manifest.body as { readingOrder: { duration: number }[] }).readingOrder;
+      expect(audiobook.metadata.duration).toBeCloseTo(tracks.reduce((sum, track) => sum + track.duration, 0), 0);
+      expect(audiobook.metadata.duration).toBeGreaterThan(0);
+      for (const publication of publications) {
+        const png = publication.images?.find((image) => image.type === 'image/png');
+        expect(png, publication.metadata.title).toMatchObject({ width: 600, height: 900 });
+        const cover = await fetchContent(png!.href);
+        expect(cover.status).toBe(200);
+        expect(cover.headers.get('content-type')).toBe('image/png');
+        expect(pngSize(cover.bytes)).toEqual({ width: 600, height: 900 });
+      }
+    });
+
     it('when a buy link is followed with the access token, then it is the purchase redirect', async () => {
       const publications = await allPublications(basic('ana@example.com', anaKey));
       const buy = acquisitionOf(publications.find((publication) => idOf(publication) === 1002)!)!;
@@ -253,6 +272,11 @@ describe('OPDS catalogs (running stack)', () => {
       const price = children(buy, OPDS, 'price')[0]!;
       expect([price.getAttribute('currencycode'), price.textContent]).toEqual(['USD', '2.49']);
       expect(children(buy, OPDS, 'indirectAcquisition')[0]!.getAttribute('type')).toBe('application/pdf');
+      // Covers as PNG (e-readers draw no SVG), the audiobook's playing time as an ISO 8601 duration.
+      const entryOf = (issueId: number) => entries.find((e) => children(e, ATOM, 'id')[0]!.textContent!.endsWith(`:${issueId}`))!;
+      const image = children(entryOf(1001), ATOM, 'link').find((link) => link.getAttribute('rel') === 'http://opds-spec.org/image')!;
+      expect(image.getAttribute('type')).toBe('image/png');
+      expect(children(entryOf(1003), 'http://purl.org/dc/terms/', 'extent')[0]?.textContent).toMatch(/^PT(\d+H)?(\d+M)?(\d+S)?$/);
     });
   });
 

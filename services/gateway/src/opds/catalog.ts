@@ -79,6 +79,23 @@ export function publicationOf(scope: CatalogScope, issue: catalog.IssueSummary, 
   };
 }
 
+/**
+ * The publications of a feed page, with the duration of its audiobooks: one
+ * call to reader for the page (catalog does not know how long tracks play).
+ * Without reader the feed is still served, without durations.
+ */
+async function publicationsOf(scope: CatalogScope, issues: catalog.IssueSummary[], options: { readable?: boolean } = {}): Promise<PublicationEntry[]> {
+  const entries = issues.map((issue) => publicationOf(scope, issue, options)).filter((entry) => entry !== undefined);
+  const audio = entries.filter((entry) => entry.contentType === 'audio').map((entry) => entry.issueId);
+  if (audio.length === 0) return entries;
+  const found = await scope.services.readerSync.listAudioDurations({ tenantId: scope.tenant.id, issueIds: audio }).catch(() => ({ durations: [] }));
+  const seconds = new Map(found.durations.map((duration) => [duration.issueId, duration.seconds]));
+  return entries.map((entry) => {
+    const duration = seconds.get(entry.issueId);
+    return duration && duration > 0 ? { ...entry, duration: Math.round(duration * 10) / 10 } : entry;
+  });
+}
+
 function baseFeed(scope: CatalogScope, self: Destination, title: string): Feed {
   return {
     self,
@@ -158,7 +175,7 @@ export async function publicationsFeed(scope: CatalogScope, request: { page: num
   const section = response.section;
   const self: Destination = { to: 'publications', page: request.page, ...(request.collection && { collection: request.collection }) };
   const feed = baseFeed(scope, self, request.collection ? (section?.title ?? request.collection) : 'New issues');
-  feed.publications = (section?.data ?? []).map((issue) => publicationOf(scope, issue)).filter((entry) => entry !== undefined);
+  feed.publications = await publicationsOf(scope, section?.data ?? []);
   feed.paging = pagingOf(section?.meta, (page) => ({ ...self, page }));
   return feed;
 }
@@ -176,7 +193,7 @@ export async function searchFeed(scope: CatalogScope, request: { query: string; 
   if (response.searchDisabled) return undefined;
   const self: Destination = { to: 'search', query: request.query, page: request.page };
   const feed = baseFeed(scope, self, `Search: ${request.query}`);
-  feed.publications = (response.section?.data ?? []).map((issue) => publicationOf(scope, issue)).filter((entry) => entry !== undefined);
+  feed.publications = await publicationsOf(scope, response.section?.data ?? []);
   feed.paging = pagingOf(response.section?.meta, (page) => ({ ...self, page }));
   return feed;
 }
@@ -191,7 +208,7 @@ export async function shelfFeed(scope: CatalogScope, request: { cursor?: string 
     lang: scope.lang,
   });
   const feed = baseFeed(scope, { to: 'shelf', ...(request.cursor && { cursor: request.cursor }) }, 'My shelf');
-  feed.publications = (response.section?.data ?? []).map((issue) => publicationOf(scope, issue, { readable: true })).filter((entry) => entry !== undefined);
+  feed.publications = await publicationsOf(scope, response.section?.data ?? [], { readable: true });
   feed.paging = {
     itemsPerPage: PER_PAGE,
     first: { to: 'shelf' },

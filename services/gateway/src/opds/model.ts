@@ -40,6 +40,8 @@ export interface PublicationEntry {
   contentType: string;
   coverUrl: string;
   numberOfPages?: number;
+  /** Audiobooks: seconds, all tracks together (from reader). */
+  duration?: number;
   acquisitions: Acquisition[];
 }
 
@@ -111,5 +113,34 @@ export const REL = {
   thumbnail: 'http://opds-spec.org/image/thumbnail',
   shelf: 'http://opds-spec.org/shelf',
 } as const;
+
+export interface CoverImage {
+  href: string;
+  type: string;
+  width?: number;
+  height?: number;
+}
+
+const RASTER_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif' };
+
+/**
+ * The images of a cover, raster first (OPDS 2.0 requires one, and e-readers
+ * draw no SVG): a generated SVG cover served by reader (`.../covers/<id>.svg`)
+ * also has its PNG rendition beside it (`.png`, 600x900); a cover of another
+ * format is given as it is.
+ */
+export function coverImagesOf(coverUrl: string): CoverImage[] {
+  if (!coverUrl) return [];
+  const path = coverUrl.split(/[?#]/)[0]!;
+  if (/\/covers\/\d+\.svg$/.test(path)) {
+    return [
+      { href: coverUrl.replace(/\.svg(?=$|[?#])/, '.png'), type: 'image/png', width: 600, height: 900 },
+      { href: coverUrl, type: 'image/svg+xml', width: 600, height: 900 },
+    ];
+  }
+  const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
+  if (extension === 'svg') return [{ href: coverUrl, type: 'image/svg+xml' }];
+  return [{ href: coverUrl, type: RASTER_TYPES[extension] ?? 'image/jpeg' }];
+}
 
 export const relOf = (kind: AcquisitionKind): string => (kind === 'buy' ? REL.buy : kind === 'open-access' ? REL.openAccess : REL.acquisition);

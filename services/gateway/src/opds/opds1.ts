@@ -3,7 +3,7 @@
 // Navigation feeds link `subsection`s, acquisition feeds carry one entry per
 // publication with OPDS acquisition links (prices and the indirect
 // acquisition on `buy`), search goes through an OpenSearch description.
-import { MEDIA_TYPE, REL, relOf, type Destination, type Feed, type PublicationEntry } from './model.js';
+import { coverImagesOf, MEDIA_TYPE, REL, relOf, type Destination, type Feed, type PublicationEntry } from './model.js';
 
 export const NS = {
   atom: 'http://www.w3.org/2005/Atom',
@@ -56,6 +56,13 @@ export function opds1Href(storeUrl: string, destination: Destination): string {
   }
 }
 
+/** An ISO 8601 duration (`PT1H5M30S`), as Dublin Core suggests for `extent` of time-based media. */
+export function playingTime(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  const [hours, minutes, rest] = [Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), whole % 60];
+  return `PT${hours ? `${hours}H` : ''}${minutes ? `${minutes}M` : ''}${rest || whole === 0 ? `${rest}S` : ''}`;
+}
+
 const kindOf = (feed: Feed) => (feed.publications.length > 0 || feed.self.to !== 'catalog' ? MEDIA_TYPE.atomAcquisition : MEDIA_TYPE.atomNavigation);
 
 function publicationEntry(entry: PublicationEntry, updated: string): string {
@@ -68,8 +75,14 @@ function publicationEntry(entry: PublicationEntry, updated: string): string {
     entry.published ? `<dc:issued>${entry.published.slice(0, 10)}</dc:issued>` : '',
     entry.publisher ? `<dc:publisher>${xmlText(entry.publisher)}</dc:publisher>` : '',
     entry.description ? `<summary type="text">${xmlText(entry.description)}</summary>` : '',
-    entry.coverUrl ? link({ rel: REL.image, href: entry.coverUrl, type: 'image/svg+xml' }) : '',
-    entry.coverUrl ? link({ rel: REL.thumbnail, href: entry.coverUrl, type: 'image/svg+xml' }) : '',
+    // The size of the publication (Dublin Core `extent`): pages, or an audiobook's playing time.
+    entry.numberOfPages ? `<dc:extent>${entry.numberOfPages} pages</dc:extent>` : '',
+    entry.duration ? `<dc:extent>${playingTime(entry.duration)}</dc:extent>` : '',
+    // The first image is the raster one when there is one: e-readers draw no SVG.
+    ...coverImagesOf(entry.coverUrl).slice(0, 1).flatMap((image) => [
+      link({ rel: REL.image, href: image.href, type: image.type }),
+      link({ rel: REL.thumbnail, href: image.href, type: image.type }),
+    ]),
     ...entry.acquisitions.map((acquisition) =>
       link({
         rel: relOf(acquisition.kind),

@@ -3,9 +3,10 @@
 // every answer against. Two schema rules shape the output: a feed holds at
 // least one of `navigation`, `publications` or `groups`, each non-empty when
 // present (an empty result keeps a navigation link back to the catalog), and
-// `images` needs a raster image, so the store's SVG covers are linked in
-// `links` (rel http://opds-spec.org/image) rather than in `images`.
-import { MEDIA_TYPE, REL, relOf, type Destination, type Feed, type PublicationEntry } from './model.js';
+// `images` needs a raster image: a generated SVG cover comes with its PNG
+// rendition (model.ts, coverImagesOf), and a cover without a raster form is
+// linked in `links` (rel http://opds-spec.org/image) instead.
+import { coverImagesOf, MEDIA_TYPE, REL, relOf, type CoverImage, type Destination, type Feed, type PublicationEntry } from './model.js';
 
 export interface Opds2Link {
   href: string;
@@ -31,8 +32,10 @@ export interface Opds2Publication {
     author?: string;
     publisher?: string;
     numberOfPages?: number;
+    duration?: number;
   };
   links: Opds2Link[];
+  images?: CoverImage[];
 }
 
 export interface Opds2Feed {
@@ -97,7 +100,9 @@ export function opds2Publication(entry: PublicationEntry): Opds2Publication {
       },
     }),
   }));
-  if (entry.coverUrl) links.push({ rel: REL.image, href: entry.coverUrl, type: 'image/svg+xml' });
+  const images = coverImagesOf(entry.coverUrl);
+  const hasRaster = images.some((image) => image.type !== 'image/svg+xml');
+  if (!hasRaster) for (const image of images) links.push({ rel: REL.image, href: image.href, type: image.type });
   return {
     metadata: {
       '@type': SCHEMA_TYPE[entry.contentType] ?? 'http://schema.org/CreativeWork',
@@ -109,8 +114,10 @@ export function opds2Publication(entry: PublicationEntry): Opds2Publication {
       ...(entry.author && { author: entry.author }),
       ...(entry.publisher && { publisher: entry.publisher }),
       ...(entry.numberOfPages && { numberOfPages: entry.numberOfPages }),
+      ...(entry.duration && { duration: entry.duration }),
     },
     links,
+    ...(hasRaster && { images }),
   };
 }
 

@@ -27,6 +27,8 @@ type ManifestSummary = Omit<ManifestDoc, 'epub' | 'pdf' | 'audio'>;
 export interface ManifestCache {
   summaries: ReferenceCache<string, ManifestSummary>;
   structures: ReferenceCache<string, StructureDoc>;
+  /** Cover keys by issue id: every cover request asks, by a field FerretDB cannot look up without reading every manifest. */
+  coverKeys?: ReferenceCache<number, string>;
 }
 
 export class MongoManifestRepository implements ManifestRepository {
@@ -56,8 +58,11 @@ export class MongoManifestRepository implements ManifestRepository {
 
   /** Cover lookups by issue id alone (the catalog's cover URL template has no tenant). */
   async coverKeyOf(issueId: number): Promise<string | null> {
-    const found = await this.model.findOne({ issue_id: issueId }, { cover_key: 1 }).lean<Pick<ManifestDoc, 'cover_key'>>().exec();
-    return found?.cover_key ?? null;
+    const load = async () => {
+      const found = await this.model.findOne({ issue_id: issueId }, { cover_key: 1 }).lean<Pick<ManifestDoc, 'cover_key'>>().exec();
+      return found?.cover_key ?? null;
+    };
+    return this.cache?.coverKeys ? this.cache.coverKeys.getPresent(issueId, load) : load();
   }
 
   /** Structure first: a summary is never visible without its structure. */
@@ -67,6 +72,7 @@ export class MongoManifestRepository implements ManifestRepository {
     await upsertById(this.model, manifest._id, summary);
     this.cache?.summaries.delete(manifest._id);
     this.cache?.structures.delete(manifest._id);
+    this.cache?.coverKeys?.delete(manifest.issue_id);
   }
 }
 

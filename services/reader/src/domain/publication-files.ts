@@ -3,7 +3,7 @@
 // download record's (expiring after the URL lifetime or at the end of the
 // user's grant). Only for an issue the user can read.
 import { extname } from 'node:path';
-import { failedPrecondition, notFound, permissionDenied } from '@folio/errors';
+import { failedPrecondition, invalidArgument, notFound, permissionDenied } from '@folio/errors';
 import type { MediaUrls } from '../media/signing.js';
 import type { Peers } from './ports.js';
 
@@ -79,4 +79,22 @@ export class PublicationFiles {
     }
     throw failedPrecondition('This issue has no digital content to download.', 422);
   }
+
+  /**
+   * How long each audiobook among the issues plays, all tracks together
+   * (public metadata for catalog feeds: no access check). Other issues are
+   * left out. The manifests come from the manifest cache, one lookup each.
+   */
+  async audioDurations(input: { tenantId: number; issueIds: number[] }): Promise<{ issueId: number; seconds: number }[]> {
+    const ids = [...new Set(input.issueIds)];
+    if (ids.length > MAX_DURATIONS) throw invalidArgument(`At most ${MAX_DURATIONS} issues at once.`);
+    const manifests = await Promise.all(ids.map((issueId) => this.deps.manifests.find(input.tenantId, issueId)));
+    return ids.flatMap((issueId, index) => {
+      const tracks = manifests[index]?.audio?.tracks;
+      if (!tracks?.length) return [];
+      return [{ issueId, seconds: tracks.reduce((sum, track) => sum + track.duration, 0) }];
+    });
+  }
 }
+
+const MAX_DURATIONS = 100;

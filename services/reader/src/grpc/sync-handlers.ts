@@ -16,6 +16,10 @@ export function readerSyncHandlers(app: { files: PublicationFiles; kosync: Kosyn
       };
     },
 
+    async listAudioDurations(request) {
+      return { durations: await app.files.audioDurations({ tenantId: request.tenantId, issueIds: request.issueIds }) };
+    },
+
     async pushProgress(request) {
       return app.kosync.push({
         tenantId: request.tenantId,

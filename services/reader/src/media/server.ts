@@ -2,7 +2,8 @@
 // `/media/<tenant>/<issue>/<file>` (the gateway proxies `/media/*` here; the
 // `/media` prefix is optional so the server also works on its own). Paid files
 // need a valid, unexpired signature (403 otherwise); covers are public, also at
-// `/media/covers/<issue_id>.svg` (the catalog's cover URL template). Range
+// `/media/covers/<issue_id>.svg` (the catalog's cover URL template), and as
+// PNG at `/media/covers/<issue_id>.png` (cover-raster.ts). Range
 // requests (206, 416) let audio players seek and EPUB readers fetch parts.
 // Files inside an EPUB package are served at `<epub key>/~<exp>~<sig>/<path>`
 // (one signature for the whole package, see MediaUrls.signedPackagePrefix),
@@ -11,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@folio/logger';
 import type { ContentStorage } from '../storage/storage.js';
+import type { CoverRasters } from './cover-raster.js';
 import { PackageFiles } from './package-files.js';
 import { mediaTypeOf } from './types.js';
 import { isPublicKey, PACKAGE_CAPABILITY, packageScope, type MediaUrls } from './signing.js';
@@ -24,6 +26,8 @@ export interface MediaServerOptions {
   logger: Logger;
   /** The storage key of an issue's cover by issue id (for `/covers/<id>.svg`), or null. */
   coverKeyOf(issueId: number): Promise<string | null>;
+  /** PNG renditions of SVG covers (for `/covers/<id>.png`). */
+  rasters?: CoverRasters;
 }
 
 export interface RunningMediaServer {
@@ -82,15 +86,16 @@ async function handle(options: MediaServerOptions, packages: PackageFiles, reque
     return;
   }
 
-  // The catalog's cover template: /covers/<issue_id>.svg
-  const cover = decoded.length === 2 && decoded[0] === 'covers' ? /^(\d{1,9})\.svg$/.exec(decoded[1]!) : null;
+  // The catalog's cover template: /covers/<issue_id>.svg, and its PNG rendition.
+  const cover = decoded.length === 2 && decoded[0] === 'covers' ? /^(\d{1,9})\.(svg|png)$/.exec(decoded[1]!) : null;
   if (cover) {
     const key = await options.coverKeyOf(Number(cover[1]));
     if (!key) {
       sendJson(response, 404, { message: 'Not found.' });
       return;
     }
-    await sendObject(options, request, response, key, 'public, max-age=3600');
+    if (cover[2] === 'png' && key.endsWith('.svg')) await sendRaster(options, request, response, key);
+    else await sendObject(options, request, response, key, 'public, max-age=3600');
     return;
   }
 
@@ -116,6 +121,31 @@ async function handle(options: MediaServerOptions, packages: PackageFiles, reque
   }
   const maxAge = Math.max(0, Number(url.searchParams.get('exp')) - Math.floor(Date.now() / 1000));
   await sendObject(options, request, response, path, `private, max-age=${maxAge}`);
+}
+
+/** The PNG rendition of the SVG cover at `svgKey`. */
+async function sendRaster(options: MediaServerOptions, request: IncomingMessage, response: ServerResponse, svgKey: string): Promise<void> {
+  const raster = await options.rasters?.png(svgKey);
+  if (!raster) {
+    sendJson(response, 404, { message: 'Not found.' });
+    return;
+  }
+  const etag = `"png-${raster.png.length.toString(16)}-${raster.modifiedAt.getTime().toString(16)}"`;
+  const cacheControl = 'public, max-age=3600';
+  if (request.headers['if-none-match'] === etag) {
+    response.writeHead(304, { ETag: etag, 'Cache-Control': cacheControl });
+    response.end();
+    return;
+  }
+  response.writeHead(200, {
+    'Content-Type': 'image/png',
+    'Content-Length': raster.png.length,
+    'Cache-Control': cacheControl,
+    'Last-Modified': raster.modifiedAt.toUTCString(),
+    ETag: etag,
+    'X-Content-Type-Options': 'nosniff',
+  });
+  response.end(request.method === 'HEAD' ? undefined : raster.png);
 }
 
 /** A file inside the EPUB at `epubKey`, by a package capability (`~<exp>~<sig>`). */
