@@ -36,8 +36,8 @@ export async function loginByEmail(
 
 /** Verifies an access token against the service's JWKS exactly as the gateway does. */
 export async function verifyAccessToken(client: IdentityClient, config: IdentityConfig, token: string) {
-  const { jwksJson } = await client.getJwks({});
-  return jwtVerify<JWTPayload & { email: string }>(token, createLocalJWKSet(JSON.parse(jwksJson)), {
+  const { keys } = await client.getJwks({});
+  return jwtVerify<JWTPayload & { email: string }>(token, createLocalJWKSet({ keys: keys.map((key) => ({ ...key })) }), {
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
     algorithms: ['ES256'],

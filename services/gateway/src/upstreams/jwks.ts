@@ -109,8 +109,9 @@ export class AccessTokenVerifier {
     this.loading = (async () => {
       try {
         this.lastFetch = Date.now();
-        const { jwksJson } = await this.identity.getJwks({});
-        const jwks = JSON.parse(jwksJson) as JSONWebKeySet;
+        const { keys, jwksJson } = await this.identity.getJwks({});
+        // An identity from before the typed keys sends only the JSON text (rolling deploys).
+        const jwks: JSONWebKeySet = keys.length > 0 ? { keys: keys.map((key) => ({ ...key })) } : (JSON.parse(jwksJson) as JSONWebKeySet);
         this.keys = createLocalJWKSet(jwks);
         return this.keys;
       } finally {

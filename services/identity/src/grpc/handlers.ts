@@ -12,7 +12,7 @@ import type { SigningKeys } from '../domain/signing-keys.js';
 import type { SocialLogin } from '../domain/social-login.js';
 import type { TenantDirectory } from '../domain/tenants.js';
 import type { UserAccounts } from '../domain/users.js';
-import { platformName, providerName, secretFormName, toDeviceKey, toTenant, toTokenPair, toUser } from './mappers.js';
+import { platformName, providerName, publicJwkOf, secretFormName, toDeviceKey, toTenant, toTokenPair, toUser } from './mappers.js';
 
 export interface UseCases {
   emailLogin: EmailLogin;
@@ -65,7 +65,8 @@ export function identityHandlers(app: UseCases): ServiceHandlers<typeof identity
     },
 
     async getJwks() {
-      return { jwksJson: JSON.stringify(await app.keys.jwks()) };
+      const jwks = await app.keys.jwks();
+      return { keys: jwks.keys.map(publicJwkOf), jwksJson: JSON.stringify(jwks) };
     },
 
     async getUser(request) {

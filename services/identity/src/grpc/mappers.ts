@@ -95,3 +95,8 @@ export function toDeviceKey(view: DeviceKeyView): identity.DeviceKey {
 export function secretFormName(form: identity.SecretForm): SecretForm {
   return form === identity.SecretForm.SECRET_FORM_KOSYNC_MD5 ? 'kosync-md5' : 'plain';
 }
+
+/** A published key as the typed message: only the public members are copied, so a private one can never leak. */
+export function publicJwkOf(jwk: { kty?: string; kid?: string; alg?: string; use?: string; crv?: string; x?: string; y?: string }): identity.PublicJwk {
+  return { kty: jwk.kty ?? '', kid: jwk.kid ?? '', alg: jwk.alg ?? '', use: jwk.use ?? '', crv: jwk.crv ?? '', x: jwk.x ?? '', y: jwk.y ?? '' };
+}
