@@ -36,7 +36,14 @@ export const env = {
     z
       .string()
       .optional()
-      .transform((v) => (v === undefined ? fallback : v.split(',').map((s) => s.trim()).filter(Boolean))),
+      .transform((v) =>
+        v === undefined
+          ? fallback
+          : v
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+      ),
 };
 
 /** The keys every backend service reads; each service extends this. */
@@ -64,4 +71,3 @@ export const accountEraserEnv = (queuePrefix: string) => ({
   CONSUMER_MAX_RETRIES: env.int(5).pipe(z.number().min(0)),
   CONSUMER_RETRY_DELAY_MS: env.int(2_000).pipe(z.number().min(0)),
 });
-

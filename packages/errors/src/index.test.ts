@@ -115,7 +115,12 @@ describe('a dependency that is away for a moment', () => {
 
   it('when the store refuses the connection or its pool was reset, then UNAVAILABLE (a 503 with Retry-After), not INTERNAL', () => {
     const shuttingDown = new MongoServerError([], 11600); // InterruptedAtShutdown, without the label a MongoDB server would add
-    for (const error of [new MongoNetworkError('connect ECONNREFUSED'), new PoolClearedError('pool cleared'), new MongoServerError(['RetryableWriteError']), shuttingDown]) {
+    for (const error of [
+      new MongoNetworkError('connect ECONNREFUSED'),
+      new PoolClearedError('pool cleared'),
+      new MongoServerError(['RetryableWriteError']),
+      shuttingDown,
+    ]) {
       expect(isDependencyOutage(error)).toBe(true);
       expect(toGrpcError(error)).toMatchObject({ code: status.UNAVAILABLE, details: 'Service temporarily unavailable.', isInternal: false, isOutage: true });
     }

@@ -42,13 +42,10 @@ export const invalidArgument = (message: string, fieldErrors?: Record<string, st
 export const notFound = (message: string) => new DomainError('NOT_FOUND', message);
 export const permissionDenied = (message: string) => new DomainError('PERMISSION_DENIED', message);
 export const unauthenticated = (message = 'Unauthenticated.') => new DomainError('UNAUTHENTICATED', message);
-export const failedPrecondition = (message: string, httpStatus?: number) =>
-  new DomainError('FAILED_PRECONDITION', message, httpStatus ? { httpStatus } : {});
+export const failedPrecondition = (message: string, httpStatus?: number) => new DomainError('FAILED_PRECONDITION', message, httpStatus ? { httpStatus } : {});
 export const conflict = (message: string) => new DomainError('ABORTED', message);
-export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
-  new DomainError('RESOURCE_EXHAUSTED', message, { retryAfterSeconds });
-export const unavailable = (message: string, retryAfterSeconds = 5) =>
-  new DomainError('UNAVAILABLE', message, { retryAfterSeconds });
+export const tooManyRequests = (message: string, retryAfterSeconds: number) => new DomainError('RESOURCE_EXHAUSTED', message, { retryAfterSeconds });
+export const unavailable = (message: string, retryAfterSeconds = 5) => new DomainError('UNAVAILABLE', message, { retryAfterSeconds });
 export const unimplemented = (message: string) => new DomainError('UNIMPLEMENTED', message);
 
 const GRPC_CODE: Record<ErrorCode, status> = {

@@ -1,12 +1,4 @@
-import {
-  credentials,
-  makeGenericClientConstructor,
-  Metadata,
-  type CallOptions,
-  type Client,
-  type ClientUnaryCall,
-  type ServiceError,
-} from '@grpc/grpc-js';
+import { credentials, makeGenericClientConstructor, Metadata, type CallOptions, type Client, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
 import { fromGrpcError } from '@folio/errors';
 import { service as healthService } from 'grpc-health-check';
 import { contextToMetadata } from './context.js';

@@ -3,7 +3,16 @@ import { createLogger } from '@folio/logger';
 import { identity } from '@folio/proto';
 import { DomainError, invalidArgument } from '@folio/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkHealth, closeHealthClients, contextFromMetadata, contextToMetadata, createPromiseClient, startGrpcServer, type GrpcServer, type ServiceHandlers } from './index.js';
+import {
+  checkHealth,
+  closeHealthClients,
+  contextFromMetadata,
+  contextToMetadata,
+  createPromiseClient,
+  startGrpcServer,
+  type GrpcServer,
+  type ServiceHandlers,
+} from './index.js';
 import { runWithContext } from '@folio/logger';
 
 const unimplemented = async () => {
@@ -16,9 +25,9 @@ describe('gRPC server and client', () => {
   let seenContext: unknown;
 
   beforeAll(async () => {
-    const handlers = Object.fromEntries(
-      Object.keys(identity.IdentityServiceService).map((name) => [name, unimplemented]),
-    ) as unknown as ServiceHandlers<typeof identity.IdentityServiceService>;
+    const handlers = Object.fromEntries(Object.keys(identity.IdentityServiceService).map((name) => [name, unimplemented])) as unknown as ServiceHandlers<
+      typeof identity.IdentityServiceService
+    >;
     handlers.getUser = async (request, call) => {
       seenContext = { requestId: call.requestId, tenantId: call.tenantId, hasDeadline: call.remainingMs !== undefined };
       if (request.userId === 0) throw invalidArgument('The given data was invalid.', { user_id: ['must be positive'] });

@@ -1,11 +1,4 @@
-import {
-  Server,
-  ServerCredentials,
-  type ServerUnaryCall,
-  type sendUnaryData,
-  type ServiceDefinition,
-  type UntypedServiceImplementation,
-} from '@grpc/grpc-js';
+import { Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { internalReply, toGrpcError } from '@folio/errors';
 import { runWithContext, type Logger, type RequestContext } from '@folio/logger';
 import { observeGrpcCall } from '@folio/telemetry';
@@ -99,12 +92,7 @@ function wrap(logger: Logger, path: string, handler: (request: unknown, call: Ca
  * Starts a gRPC server with the given services and grpc.health.v1.
  * Port 0 picks a free port (component tests).
  */
-export async function startGrpcServer(options: {
-  logger: Logger;
-  port: number;
-  host?: string;
-  services: ServiceRegistration<any>[];
-}): Promise<GrpcServer> {
+export async function startGrpcServer(options: { logger: Logger; port: number; host?: string; services: ServiceRegistration<any>[] }): Promise<GrpcServer> {
   const { logger } = options;
   const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
   const statusMap: Record<string, 'SERVING' | 'NOT_SERVING'> = { '': 'SERVING' };
@@ -125,9 +113,7 @@ export async function startGrpcServer(options: {
 
   const host = options.host ?? '0.0.0.0';
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    ),
+    server.bindAsync(`${host}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );
   logger.info({ port }, 'gRPC server listening');
 

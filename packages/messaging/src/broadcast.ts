@@ -139,7 +139,9 @@ class Subscription {
 
   private deliver(event: DomainEvent): void {
     try {
-      Promise.resolve(this.options.handler(event)).catch((error: unknown) => this.logger.warn({ err: error, event_type: event.type }, 'broadcast handler failed'));
+      Promise.resolve(this.options.handler(event)).catch((error: unknown) =>
+        this.logger.warn({ err: error, event_type: event.type }, 'broadcast handler failed'),
+      );
     } catch (error) {
       this.logger.warn({ err: error, event_type: event.type }, 'broadcast handler failed');
     }

@@ -122,9 +122,12 @@ class Consumer {
     if (this.broker.isConnected()) await this.attach();
     const retentionMs = this.options.retentionMs ?? 14 * 24 * 60 * 60 * 1000;
     // Pruned here rather than by a TTL index, which FerretDB does not implement.
-    this.pruneTimer = setInterval(() => {
-      this.processed.prune(retentionMs).catch((error: unknown) => this.logger.warn({ err: error }, 'pruning processed events failed'));
-    }, 60 * 60 * 1000);
+    this.pruneTimer = setInterval(
+      () => {
+        this.processed.prune(retentionMs).catch((error: unknown) => this.logger.warn({ err: error }, 'pruning processed events failed'));
+      },
+      60 * 60 * 1000,
+    );
     this.pruneTimer.unref();
   }
 
@@ -196,11 +199,7 @@ class Consumer {
     // On a channel of its own: a queue kept as classic costs that channel (see queues.ts).
     await declareDurableQueues(
       this.broker,
-      [
-        { name: queue },
-        { name: `${queue}.retry`, arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': queue } },
-        { name: `${queue}.dead` },
-      ],
+      [{ name: queue }, { name: `${queue}.retry`, arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': queue } }, { name: `${queue}.dead` }],
       this.logger,
     );
     const channel = await this.broker.createChannel();
@@ -305,13 +304,7 @@ class Consumer {
   }
 
   /** Copies a message to a queue and waits for the broker's confirm, so the original may then be acked. */
-  private forward(
-    channel: ConfirmChannel,
-    message: ConsumeMessage,
-    queue: string,
-    headers: Record<string, unknown>,
-    delayMs?: number,
-  ): Promise<void> {
+  private forward(channel: ConfirmChannel, message: ConsumeMessage, queue: string, headers: Record<string, unknown>, delayMs?: number): Promise<void> {
     const { properties, fields } = message;
     // RabbitMQ's own dead-lettering history is not ours to copy; an undefined value removes a header.
     const merged = { ...properties.headers, ...headers };

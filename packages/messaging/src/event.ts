@@ -14,11 +14,7 @@ export interface DomainEvent<P = unknown> {
   payload: P;
 }
 
-export function createEvent<P>(
-  type: string,
-  payload: P,
-  options: { tenantId?: number; version?: number; id?: string } = {},
-): DomainEvent<P> {
+export function createEvent<P>(type: string, payload: P, options: { tenantId?: number; version?: number; id?: string } = {}): DomainEvent<P> {
   if (!type) throw new Error('an event needs a type');
   return {
     id: options.id ?? randomUUID(),

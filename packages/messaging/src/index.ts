@@ -4,17 +4,18 @@
 export { createEvent, parseEvent, type DomainEvent } from './event.js';
 export { Broker, BrokerUnavailableError, type BrokerOptions } from './broker.js';
 export { Outbox, type OutboxOptions } from './outbox.js';
-export { startConsumer, PoisonMessageError, ATTEMPT_HEADER, FAILED_ATTEMPTS_HEADER, LAST_ERROR_HEADER, type ConsumerOptions, type RunningConsumer } from './consumer.js';
+export {
+  startConsumer,
+  PoisonMessageError,
+  ATTEMPT_HEADER,
+  FAILED_ATTEMPTS_HEADER,
+  LAST_ERROR_HEADER,
+  type ConsumerOptions,
+  type RunningConsumer,
+} from './consumer.js';
 export { subscribeBroadcast, type BroadcastOptions, type BroadcastSubscription } from './broadcast.js';
 export { ReferenceCache, type ReferenceCacheOptions } from './reference-cache.js';
-export {
-  ACCESS_CHANGED,
-  TENANT_UPDATED,
-  accessChangeOf,
-  tenantUpdateOf,
-  type AccessChangedPayload,
-  type TenantUpdatedPayload,
-} from './invalidation-events.js';
+export { ACCESS_CHANGED, TENANT_UPDATED, accessChangeOf, tenantUpdateOf, type AccessChangedPayload, type TenantUpdatedPayload } from './invalidation-events.js';
 export {
   ACCOUNT_DELETED,
   accountDeletionOf,

@@ -2,7 +2,16 @@
 // dead-lettering, duplicate deliveries, and poison messages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, testInfra, uniqueName, waitFor } from '@folio/testing';
-import { ATTEMPT_HEADER, Broker, createEvent, FAILED_ATTEMPTS_HEADER, LAST_ERROR_HEADER, startConsumer, type ConsumerOptions, type DomainEvent } from '../src/index.js';
+import {
+  ATTEMPT_HEADER,
+  Broker,
+  createEvent,
+  FAILED_ATTEMPTS_HEADER,
+  LAST_ERROR_HEADER,
+  startConsumer,
+  type ConsumerOptions,
+  type DomainEvent,
+} from '../src/index.js';
 import { brokerAdmin, consumerQueues, recordingLogger, type BrokerAdmin } from './support.js';
 
 const { logger, lines } = recordingLogger();

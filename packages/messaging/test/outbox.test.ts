@@ -112,7 +112,17 @@ describe('Outbox', () => {
     const events = Array.from({ length: 20 }, (_, n) => createEvent('account.deleted', { n }));
     await outboxA.ensureIndexes();
     await rows.insertMany(
-      events.map((event) => ({ event_id: event.id, exchange, event, occurred_at: new Date(event.occurred_at), created_at: new Date(), published_at: null, claimed_until: null, claim: null, attempts: 0 })),
+      events.map((event) => ({
+        event_id: event.id,
+        exchange,
+        event,
+        occurred_at: new Date(event.occurred_at),
+        created_at: new Date(),
+        published_at: null,
+        claimed_until: null,
+        claim: null,
+        attempts: 0,
+      })),
     );
 
     const [a, b] = await Promise.all([outboxA.relayOnce(), outboxB.relayOnce()]);

@@ -104,7 +104,9 @@ describe('consumer queues', () => {
     const text = await waitFor(
       async () => {
         const { body } = await renderMetrics();
-        const settled = sample(body, 'folio_dead_letter_queue_messages', { queue }) === 1 && sample(body, 'folio_messages_consumed_total', { queue, outcome: 'dead_lettered' }) === 1;
+        const settled =
+          sample(body, 'folio_dead_letter_queue_messages', { queue }) === 1 &&
+          sample(body, 'folio_messages_consumed_total', { queue, outcome: 'dead_lettered' }) === 1;
         return settled ? body : undefined;
       },
       { what: 'the dead-lettered message counted in the dead-letter queue' },

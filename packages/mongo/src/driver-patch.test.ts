@@ -10,7 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The driver is mongoose's dependency; its Connection is internal (no exports map).
 const requireFromMongoose = createRequire(createRequire(import.meta.url).resolve('mongoose'));
 const { Connection } = requireFromMongoose('mongodb/lib/cmap/connection') as {
-  Connection: new (socket: Socket, options: Record<string, unknown>) => {
+  Connection: new (
+    socket: Socket,
+    options: Record<string, unknown>,
+  ) => {
     command(ns: { db: string; collection: string; toString(): string }, command: object, options: object): Promise<unknown>;
     closed: boolean;
   };

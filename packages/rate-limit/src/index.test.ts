@@ -58,10 +58,16 @@ describe('RateLimiter.hitAndRead: several counters and one read in one round tri
   it('when two rules are hit together, then each counts on its own key and the same key as hit() would', async () => {
     const global = { name: 'global-ip', limit: 3, windowSeconds: 60 };
     const route = { name: 'route-ip', limit: 1, windowSeconds: 60 };
-    const first = await limiter.hitAndRead([{ rule: global, key: 'ip' }, { rule: route, key: 'ip' }]);
+    const first = await limiter.hitAndRead([
+      { rule: global, key: 'ip' },
+      { rule: route, key: 'ip' },
+    ]);
     expect(first.decisions.map((d) => d.allowed)).toEqual([true, true]);
     expect(first.value).toBeNull();
-    const second = await limiter.hitAndRead([{ rule: global, key: 'ip' }, { rule: route, key: 'ip' }]);
+    const second = await limiter.hitAndRead([
+      { rule: global, key: 'ip' },
+      { rule: route, key: 'ip' },
+    ]);
     expect(second.decisions[0]).toMatchObject({ allowed: true, remaining: 1 });
     expect(second.decisions[1]).toMatchObject({ allowed: false, remaining: 0 });
     expect(second.decisions[1]!.retryAfterSeconds).toBeGreaterThan(0);
@@ -94,7 +100,10 @@ describe('RateLimiter on a Redis Cluster', () => {
       { name: 'global-ip', limit: 100, windowSeconds: 60 },
       { name: 'refresh-ip', limit: 10, windowSeconds: 60 },
     ];
-    await limiter.hitAndRead(rules.map((rule) => ({ rule, key: '198.51.100.7' })), `${prefix}-sess:some-jti`);
+    await limiter.hitAndRead(
+      rules.map((rule) => ({ rule, key: '198.51.100.7' })),
+      `${prefix}-sess:some-jti`,
+    );
     const keys = (await redis.keys(`${prefix}:*`)).sort();
     expect(keys).toEqual([`${prefix}:{198.51.100.7}:global-ip`, `${prefix}:{198.51.100.7}:refresh-ip`]);
     // Redis Cluster hashes only what is between the first { and the next }: the client key.

@@ -99,7 +99,11 @@ describe('the metrics server of a gRPC service', () => {
     for (const series of [
       ['grpc_server_handled_total', { grpc_service: 'svc.books.v1.BookService', grpc_method: 'GetBook', grpc_code: 'OK', service: 'books' }, 1],
       ['grpc_server_handled_total', { grpc_service: 'svc.books.v1.BookService', grpc_method: 'GetBook', grpc_code: 'NOT_FOUND', service: 'books' }, 1],
-      ['grpc_server_handling_seconds_bucket', { le: '+Inf', grpc_service: 'svc.books.v1.BookService', grpc_method: 'GetBook', grpc_code: 'OK', service: 'books' }, 1],
+      [
+        'grpc_server_handling_seconds_bucket',
+        { le: '+Inf', grpc_service: 'svc.books.v1.BookService', grpc_method: 'GetBook', grpc_code: 'OK', service: 'books' },
+        1,
+      ],
       ['folio_breaker_state', { breaker: 'commerce', service: 'books' }, 2],
       ['folio_rate_limit_rejections_total', { limiter: 'login', service: 'books' }, 1],
       ['folio_outbox_pending', { service: 'books' }, 3],

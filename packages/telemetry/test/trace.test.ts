@@ -199,7 +199,10 @@ async function spansOf(traceId: string, complete: (spans: OtlpSpan[]) => boolean
 
 function only<T extends { name: string }>(spans: T[], match: (span: T) => boolean): T {
   const found = spans.filter(match);
-  expect(found.map((span) => span.name), 'exactly one matching span').toHaveLength(1);
+  expect(
+    found.map((span) => span.name),
+    'exactly one matching span',
+  ).toHaveLength(1);
   return found[0]!;
 }
 

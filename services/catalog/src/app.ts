@@ -43,7 +43,10 @@ export interface RunningCatalog {
   writeSnapshot(): Promise<SnapshotWrite>;
 }
 
-export async function startCatalog(config: CatalogConfig, logger: Logger = createLogger({ service: 'catalog', level: config.LOG_LEVEL })): Promise<RunningCatalog> {
+export async function startCatalog(
+  config: CatalogConfig,
+  logger: Logger = createLogger({ service: 'catalog', level: config.LOG_LEVEL }),
+): Promise<RunningCatalog> {
   // Undone in reverse order on stop, or when start-up fails half-way.
   const teardown = new Teardown(logger, 'catalog');
   const stopAll = teardown.run;

@@ -28,7 +28,15 @@ describe('caches invalidated by events', () => {
   afterAll(() => t?.stop());
 
   const brunoOwns = async () => {
-    const { section } = await t.client.filterLibrary({ ...base, tenantId: 1, userId: BRUNO, scope: catalog.Scope.SCOPE_OWNED, filterName: 'section', filterValue: 'latest_issues', perPage: 50 });
+    const { section } = await t.client.filterLibrary({
+      ...base,
+      tenantId: 1,
+      userId: BRUNO,
+      scope: catalog.Scope.SCOPE_OWNED,
+      filterName: 'section',
+      filterValue: 'latest_issues',
+      perPage: 50,
+    });
     return idsOf(section);
   };
 
@@ -52,7 +60,10 @@ describe('caches invalidated by events', () => {
   it('when commerce grants bruno an issue, then his next library read shows it without waiting for the TTL', async () => {
     expect(await brunoOwns()).not.toContain(1002);
 
-    await t.commerce.seed({ issues: [issue(1002)], access: [{ email: 'bruno@example.com', issue_id: 1002, source: 'gift' }], subscriptions: [] } as CommerceDataset, { announce: true });
+    await t.commerce.seed(
+      { issues: [issue(1002)], access: [{ email: 'bruno@example.com', issue_id: 1002, source: 'gift' }], subscriptions: [] } as CommerceDataset,
+      { announce: true },
+    );
 
     await waitFor(async () => ((await brunoOwns()).includes(1002) ? true : undefined), { what: 'the granted issue in the library' });
   });
@@ -76,7 +87,11 @@ describe('caches invalidated by events', () => {
     const outbox = new Outbox(t.identity.db, broker, { exchange: t.identity.config.EVENTS_EXCHANGE, logger: quiet });
     try {
       const tenants = demo.tenants.map((tenant) => (tenant.id === 3 ? { ...tenant, features: { ...tenant.features, storefront_search: true } } : tenant));
-      await seedIdentity(t.identity.db, { ...demo, tenants }, { events: { publish: async (type, payload, meta) => outbox.add(createEvent(type, payload, meta)) } });
+      await seedIdentity(
+        t.identity.db,
+        { ...demo, tenants },
+        { events: { publish: async (type, payload, meta) => outbox.add(createEvent(type, payload, meta)) } },
+      );
     } finally {
       await outbox.stop();
       await broker.close();

@@ -76,7 +76,17 @@ describe('issues', () => {
     expect(idsOf((await search()).section)).toEqual([]);
     expect(await t.service.catchUpIndex()).toBeGreaterThanOrEqual(1);
     expect(idsOf((await search()).section)).toEqual([1009]);
-    const { section } = await t.client.filterLibrary({ tenantId: 1, userId: ANA, filterName: 'section', filterValue: 'latest_issues', page: 0, perPage: 0, scope: catalog.Scope.SCOPE_OWNED, lang: '', appBaseVersion: '' });
+    const { section } = await t.client.filterLibrary({
+      tenantId: 1,
+      userId: ANA,
+      filterName: 'section',
+      filterValue: 'latest_issues',
+      page: 0,
+      perPage: 0,
+      scope: catalog.Scope.SCOPE_OWNED,
+      lang: '',
+      appBaseVersion: '',
+    });
     expect(idsOf(section).at(-1)).toBe(1009);
   });
 });

@@ -56,7 +56,7 @@ describe('library shelves', () => {
     expect(sections.every((section) => section.data.every((item) => item.commerce === undefined))).toBe(true);
   });
 
-  it('when reader has positions, then the continue-reading shelf shows this tenant\'s issues in reading order', async () => {
+  it("when reader has positions, then the continue-reading shelf shows this tenant's issues in reading order", async () => {
     const { sections } = await t.client.listLibrarySections({ ...base, tenantId: 1, userId: ANA, scope: SCOPE_OWNED });
     expect(idsOf(sections[0])).toEqual([1003, 1001]);
   });
@@ -76,12 +76,28 @@ describe('library shelves', () => {
     expect(t.commerce.calls.batchGetAccess).toBeGreaterThan(0);
   });
 
-  it('when the storefront shows ana\'s issues, then each carries the commerce fields of its case', async () => {
-    const { section } = await t.client.filterLibrary({ ...base, tenantId: 1, userId: ANA, scope: SCOPE_ALL, filterName: 'section', filterValue: 'latest_issues', perPage: 20 });
+  it("when the storefront shows ana's issues, then each carries the commerce fields of its case", async () => {
+    const { section } = await t.client.filterLibrary({
+      ...base,
+      tenantId: 1,
+      userId: ANA,
+      scope: SCOPE_ALL,
+      filterName: 'section',
+      filterValue: 'latest_issues',
+      perPage: 20,
+    });
     const item = (id: number) => section!.data.find((candidate) => candidate.id === id)!.commerce;
 
     // purchased
-    expect(item(1001)).toEqual({ canBeRead: true, canBeBought: false, accessReason: 'purchased', free: false, prices: [{ currency: 'USD', amount: 9.99, discount: undefined }], purchaseLink: undefined, status: 'Read' });
+    expect(item(1001)).toEqual({
+      canBeRead: true,
+      canBeBought: false,
+      accessReason: 'purchased',
+      free: false,
+      prices: [{ currency: 'USD', amount: 9.99, discount: undefined }],
+      purchaseLink: undefined,
+      status: 'Read',
+    });
     // discounted, not owned
     expect(item(1002)).toEqual({
       canBeRead: false,
@@ -93,9 +109,22 @@ describe('library shelves', () => {
       status: 'Acquire',
     });
     // free audio
-    expect(item(1003)).toEqual({ canBeRead: true, canBeBought: false, accessReason: 'free', free: true, prices: [], purchaseLink: undefined, status: 'Listen' });
+    expect(item(1003)).toEqual({
+      canBeRead: true,
+      canBeBought: false,
+      accessReason: 'free',
+      free: true,
+      prices: [],
+      purchaseLink: undefined,
+      status: 'Listen',
+    });
     // revoked purchase: buyable again
-    expect(item(1006)).toMatchObject({ canBeRead: false, canBeBought: true, accessReason: undefined, purchaseLink: 'http://northwind.localhost:8080/app/purchase/1006' });
+    expect(item(1006)).toMatchObject({
+      canBeRead: false,
+      canBeBought: true,
+      accessReason: undefined,
+      purchaseLink: 'http://northwind.localhost:8080/app/purchase/1006',
+    });
     // pay-per-use: listed, but the purchase redirect refuses it
     expect(item(1008)).toMatchObject({ canBeRead: false, canBeBought: false, purchaseLink: undefined, status: 'Acquire' });
     // gift with an expiry in the future
@@ -143,7 +172,14 @@ describe('library shelves', () => {
   });
 
   it('when bruno has a plan covering one issue, then the owned library holds that issue', async () => {
-    const { section } = await t.client.filterLibrary({ ...base, tenantId: 1, userId: BRUNO, scope: SCOPE_OWNED, filterName: 'section', filterValue: 'fiction' });
+    const { section } = await t.client.filterLibrary({
+      ...base,
+      tenantId: 1,
+      userId: BRUNO,
+      scope: SCOPE_OWNED,
+      filterName: 'section',
+      filterValue: 'fiction',
+    });
     expect(idsOf(section)).toEqual([1001, 1004]);
   });
 });
@@ -172,7 +208,15 @@ describe('library filter', () => {
   });
 
   it('when a collection slug is filtered, then the section is that collection with its localized title', async () => {
-    const { section } = await t.client.filterLibrary({ ...base, tenantId: 2, userId: ANA, scope: SCOPE_OWNED, filterName: 'section', filterValue: 'novelas', lang: 'pt' });
+    const { section } = await t.client.filterLibrary({
+      ...base,
+      tenantId: 2,
+      userId: ANA,
+      scope: SCOPE_OWNED,
+      filterName: 'section',
+      filterValue: 'novelas',
+      lang: 'pt',
+    });
     expect(section).toMatchObject({ filterName: 'section', filterValue: 'novelas', title: 'Romances' });
     // Ana's plan covers all of tenant 2.
     expect(idsOf(section)).toEqual([2001, 2003, 2004]);
@@ -180,7 +224,14 @@ describe('library filter', () => {
   });
 
   it('when continue_reading is filtered while reader is not deployed, then the section is empty and the call succeeds', async () => {
-    const { section } = await t.client.filterLibrary({ ...base, tenantId: 1, userId: ANA, scope: SCOPE_OWNED, filterName: 'section', filterValue: 'continue_reading' });
+    const { section } = await t.client.filterLibrary({
+      ...base,
+      tenantId: 1,
+      userId: ANA,
+      scope: SCOPE_OWNED,
+      filterName: 'section',
+      filterValue: 'continue_reading',
+    });
     expect(section).toMatchObject({ filterValue: 'continue_reading', title: 'Continue reading', data: [] });
     expect(section!.meta).toEqual({ currentPage: 1, from: undefined, to: undefined, lastPage: 1, perPage: 8, total: 0 });
   });
@@ -192,7 +243,15 @@ describe('library filter', () => {
   });
 
   it('when X-AppBase-Version is 1.28.0, then the filtered section carries filter_params', async () => {
-    const { section } = await t.client.filterLibrary({ ...base, tenantId: 1, userId: ANA, scope: SCOPE_OWNED, filterName: 'section', filterValue: 'fiction', appBaseVersion: '1.28.0' });
+    const { section } = await t.client.filterLibrary({
+      ...base,
+      tenantId: 1,
+      userId: ANA,
+      scope: SCOPE_OWNED,
+      filterName: 'section',
+      filterValue: 'fiction',
+      appBaseVersion: '1.28.0',
+    });
     expect(section).toMatchObject({ filterParams: 'section=fiction', filterName: undefined, filterValue: undefined });
   });
 
@@ -207,7 +266,9 @@ describe('library filter', () => {
       code: 'INVALID_ARGUMENT',
       details: { fieldErrors: { section: expect.any(Array) } },
     });
-    await expect(t.client.filterLibrary({ ...base, tenantId: 1, userId: ANA, scope: SCOPE_OWNED, filterName: 'author', filterValue: 'x' })).rejects.toMatchObject({
+    await expect(
+      t.client.filterLibrary({ ...base, tenantId: 1, userId: ANA, scope: SCOPE_OWNED, filterName: 'author', filterValue: 'x' }),
+    ).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
       details: { fieldErrors: { author: expect.any(Array) } },
     });
@@ -219,4 +280,3 @@ describe('library filter', () => {
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { fieldErrors: { per_page: expect.any(Array) } } });
   });
 });
-

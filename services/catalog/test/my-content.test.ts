@@ -12,7 +12,7 @@ describe('my content', () => {
   });
   afterAll(() => t?.stop());
 
-  it("when ana lists her content, then it holds every readable issue of her tenants, newest first, without physical items or commerce fields", async () => {
+  it('when ana lists her content, then it holds every readable issue of her tenants, newest first, without physical items or commerce fields', async () => {
     const { section, meta } = await list(ANA, [1, 2], 100);
     // Tenant 1: 1009 (gift), 1001 (purchase), 1003 (free); 1005 is physical, 1006 revoked.
     // Tenant 2: everything, through her plan (including the subscription-only 2005).

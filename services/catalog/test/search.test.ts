@@ -136,7 +136,11 @@ describe('store search', () => {
       description: 'A dormant story.',
     }));
     await seedCatalog(t.db, { collections: [], issues } as CatalogDataset);
-    await t.commerce.seed({ issues: issues.map((issue) => ({ ...issue, free: true, sale: 'individual', licensing: 'standard', prices: [] })), access: [], subscriptions: [] });
+    await t.commerce.seed({
+      issues: issues.map((issue) => ({ ...issue, free: true, sale: 'individual', licensing: 'standard', prices: [] })),
+      access: [],
+      subscriptions: [],
+    });
     expect(await t.service.catchUpIndex()).toBeGreaterThanOrEqual(12);
 
     const search = (page: number) => t.client.searchStore({ tenantId: 5, userId: ANA, query: 'dormant chronicle', page, scope: SCOPE_OWNED, lang: '' });
@@ -160,7 +164,7 @@ describe('global search', () => {
   });
   afterAll(() => t?.stop());
 
-  it("when ana searches across her tenants, then items carry tenant_id and never commerce fields", async () => {
+  it('when ana searches across her tenants, then items carry tenant_id and never commerce fields', async () => {
     const { section } = await global(ANA, [1, 2], 'cafe');
     expect(section!.data.map((item) => [item.id, item.tenantId])).toEqual([[2004, 2]]);
     const mara = await global(ANA, [1, 2], 'lucia mara');

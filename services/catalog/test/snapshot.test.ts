@@ -102,7 +102,9 @@ describe('starting from a snapshot', () => {
     expect(await t.service.writeSnapshot()).toEqual({ written: false, reason: 'unchanged' });
 
     const now = new Date();
-    await t.db.collection('issues').updateOne({ _id: 1001 as never }, { $set: { name: 'Renamed once more', updated_at: now, change_bucket: changeBucket(now) } });
+    await t.db
+      .collection('issues')
+      .updateOne({ _id: 1001 as never }, { $set: { name: 'Renamed once more', updated_at: now, change_bucket: changeBucket(now) } });
     await t.service.catchUpIndex();
     expect(await t.service.writeSnapshot()).toMatchObject({ written: true });
     expect(await chunksOf(first!.snapshot_id!)).toBe(0);

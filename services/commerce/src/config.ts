@@ -30,7 +30,12 @@ export const configSchema = serviceEnv({ grpcPort: 50053, database: 'folio_comme
     .default('folio://')
     .refine((v) => /^[a-z][a-z0-9+.-]*:(\/\/)?$/i.test(v), 'must be a URL scheme such as folio://'),
   /** Lifetime of the web session opened by the purchase redirect (cookie Max-Age). */
-  CHECKOUT_SESSION_TTL_MINUTES: env.int(60).pipe(z.number().min(1).max(24 * 60)),
+  CHECKOUT_SESSION_TTL_MINUTES: env.int(60).pipe(
+    z
+      .number()
+      .min(1)
+      .max(24 * 60),
+  ),
   /** Path of the web checkout page on the store: the purchase redirect's Location. */
   CHECKOUT_PATH: env.string('/app/checkout'),
   /** Where the checkout page's form posts. */

@@ -72,11 +72,11 @@ describe('access decisions', () => {
     expect(access).toMatchObject({ reason: SUBSCRIPTION, canBeBought: false });
   });
 
-  it('when ana bought the physical 1005, then it is purchased (excluding physical items is catalog\'s business)', () => {
+  it("when ana bought the physical 1005, then it is purchased (excluding physical items is catalog's business)", () => {
     expect(byIssue.get(1005)).toMatchObject({ reason: PURCHASED, canBeBought: false, prices: [{ currency: 'USD', amount: 24 }] });
   });
 
-  it('when ana\'s grant for 1006 was revoked, then she has no access and can buy it', () => {
+  it("when ana's grant for 1006 was revoked, then she has no access and can buy it", () => {
     expect(byIssue.get(1006)).toMatchObject({ reason: NONE, canBeBought: true, prices: [{ currency: 'USD', amount: 7.5 }] });
   });
 
@@ -93,7 +93,7 @@ describe('access decisions', () => {
     });
   });
 
-  it('when ana\'s gift of 1009 ends in 2031, then it is purchased with that end', () => {
+  it("when ana's gift of 1009 ends in 2031, then it is purchased with that end", () => {
     expect(byIssue.get(1009)).toMatchObject({ reason: PURCHASED, expiresAt: '2031-06-30 23:59:59', canBeBought: false });
   });
 
@@ -195,6 +195,8 @@ describe('access decisions', () => {
     const before = { grants: await stack.store.grants.count(), plans: await stack.store.subscriptions.count(), offers: await stack.store.offers.count() };
     const summary = await seedCommerce(stack.db, dataset);
     expect(summary).toEqual({ offers: dataset.issues.length, grants: dataset.access.length, subscriptions: dataset.subscriptions.length, skipped: 0 });
-    expect({ grants: await stack.store.grants.count(), plans: await stack.store.subscriptions.count(), offers: await stack.store.offers.count() }).toEqual(before);
+    expect({ grants: await stack.store.grants.count(), plans: await stack.store.subscriptions.count(), offers: await stack.store.offers.count() }).toEqual(
+      before,
+    );
   });
 });

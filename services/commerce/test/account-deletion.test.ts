@@ -47,7 +47,12 @@ describe('account deletion', () => {
     const anonymized = await stack.db.collection('grants').findOne({ order_id: form.checkout_id });
     expect(anonymized).toMatchObject({ user_id: null, email: null, revoked: true, source: 'purchase' });
     // The open checkout is gone with the session.
-    const gone = await stack.commerce.getCheckoutPage({ tenantId: TENANT.northwind, webSessionId: open.webSessionId, automaticallyOpenCheckout: true, lang: '' });
+    const gone = await stack.commerce.getCheckoutPage({
+      tenantId: TENANT.northwind,
+      webSessionId: open.webSessionId,
+      automaticallyOpenCheckout: true,
+      lang: '',
+    });
     expect(gone.page!.kind).toBe(commerce.CheckoutPageKind.CHECKOUT_PAGE_KIND_SESSION_EXPIRED);
     expect((await stack.commerce.getAccess({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 })).access!.reason).toBe(NONE);
   });

@@ -27,7 +27,8 @@ describe('purchase redirect and web checkout', () => {
     await stack?.stop();
   });
 
-  const schemeOf = async (webSessionId: string) => (await stack.db.collection('web_sessions').findOne({ _id: hashSessionId(webSessionId) as never }))?.return_scheme;
+  const schemeOf = async (webSessionId: string) =>
+    (await stack.db.collection('web_sessions').findOne({ _id: hashSessionId(webSessionId) as never }))?.return_scheme;
   const render = async (tenantId: number, webSessionId: string, automaticallyOpenCheckout = true) =>
     (await stack.commerce.getCheckoutPage({ tenantId, webSessionId, automaticallyOpenCheckout, lang: 'en' })).page!;
   const pay = (tenantId: number, webSessionId: string, form: Record<string, string>) =>
@@ -155,7 +156,12 @@ describe('purchase redirect and web checkout', () => {
 
     it('when the page is asked for in Spanish on sur, then it names the language, the store and its prices', async () => {
       const started = await stack.commerce.startPurchase({ tenantId: TENANT.sur, userId: bruno, issueId: 2002, appTenantId: 2 });
-      const { page } = await stack.commerce.getCheckoutPage({ tenantId: TENANT.sur, webSessionId: started.webSessionId, automaticallyOpenCheckout: true, lang: 'es' });
+      const { page } = await stack.commerce.getCheckoutPage({
+        tenantId: TENANT.sur,
+        webSessionId: started.webSessionId,
+        automaticallyOpenCheckout: true,
+        lang: 'es',
+      });
       expect(page).toMatchObject({ lang: 'es', store: { name: 'Editorial Sur', countryCode: 'AR' }, returnScheme: 'editorialsur://' });
       expect(page!.lines[0]).toMatchObject({ name: 'Revista Pampa N° 12', price: { currency: 'ARS', listAmount: 1200, amount: 900 } });
     });
@@ -230,7 +236,12 @@ describe('purchase redirect and web checkout', () => {
 
     it('when the card fields are invalid, then the page marks them and nothing is charged', async () => {
       const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: carla, issueId: 1001 });
-      const form: Record<string, string> = { ...formOf(await render(TENANT.northwind, started.webSessionId)), ...GOOD_CARD, card_number: '1234', card_expiry: '01/20' };
+      const form: Record<string, string> = {
+        ...formOf(await render(TENANT.northwind, started.webSessionId)),
+        ...GOOD_CARD,
+        card_number: '1234',
+        card_expiry: '01/20',
+      };
       const { page } = await pay(TENANT.northwind, started.webSessionId, form);
       expect(page).toMatchObject({
         notice: Notice.CHECKOUT_NOTICE_FIX_FIELDS,
@@ -251,7 +262,10 @@ describe('purchase redirect and web checkout', () => {
       const first = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: carla, issueId: 1001 });
       const form: Record<string, string> = { ...formOf(await render(TENANT.northwind, first.webSessionId)), ...GOOD_CARD };
       const second = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: carla, issueId: 1009 });
-      const { page } = await pay(TENANT.northwind, second.webSessionId, { ...form, csrf_token: (await render(TENANT.northwind, second.webSessionId)).csrfToken });
+      const { page } = await pay(TENANT.northwind, second.webSessionId, {
+        ...form,
+        csrf_token: (await render(TENANT.northwind, second.webSessionId)).csrfToken,
+      });
       expect(page!.notice).toBe(Notice.CHECKOUT_NOTICE_CART_CHANGED);
       expect(await purchaseGrants(carla, 1001)).toBe(0);
     });

@@ -49,7 +49,11 @@ const plan = (fields: Partial<SubscriptionRecord> = {}): SubscriptionRecord => (
 
 describe('offer rules', () => {
   it('when a promotion has ended, then the price has no discount', () => {
-    const view = offerView(offer({ prices: [{ currency: 'USD', amount: 10, discount: { amount: 5, percentage: 50, ends_at: new Date('2026-04-30T00:00:00Z') } }] }), tenant, now);
+    const view = offerView(
+      offer({ prices: [{ currency: 'USD', amount: 10, discount: { amount: 5, percentage: 50, ends_at: new Date('2026-04-30T00:00:00Z') } }] }),
+      tenant,
+      now,
+    );
     expect(view.prices).toEqual([{ currency: 'USD', amount: 10, discount: null }]);
   });
 
@@ -59,7 +63,16 @@ describe('offer rules', () => {
   });
 
   it('when several prices share the main currency, then only one is shown', () => {
-    const view = offerView(offer({ prices: [{ currency: 'usd', amount: 10, discount: null }, { currency: 'USD', amount: 12, discount: null }] }), tenant, now);
+    const view = offerView(
+      offer({
+        prices: [
+          { currency: 'usd', amount: 10, discount: null },
+          { currency: 'USD', amount: 12, discount: null },
+        ],
+      }),
+      tenant,
+      now,
+    );
     expect(view.prices).toEqual([{ currency: 'USD', amount: 10, discount: null }]);
   });
 

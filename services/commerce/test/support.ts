@@ -25,8 +25,12 @@ export type { IdentityClient };
 
 export const dataset = demoDataset<CommerceDataset & IdentityDataset>();
 
-export const { ACCESS_REASON_UNSPECIFIED: NONE, ACCESS_REASON_FREE: FREE, ACCESS_REASON_PURCHASED: PURCHASED, ACCESS_REASON_SUBSCRIPTION: SUBSCRIPTION } =
-  commerce.AccessReason;
+export const {
+  ACCESS_REASON_UNSPECIFIED: NONE,
+  ACCESS_REASON_FREE: FREE,
+  ACCESS_REASON_PURCHASED: PURCHASED,
+  ACCESS_REASON_SUBSCRIPTION: SUBSCRIPTION,
+} = commerce.AccessReason;
 
 /** Tenants of the dataset by their store name. */
 export const TENANT = { northwind: 1, sur: 2, atlantica: 3, aurora: 4, harbor: 6 } as const;

@@ -20,10 +20,7 @@ describe('gateway configuration', () => {
 
   it('when running in production without TRUSTED_PROXIES, then no proxy is trusted', () => {
     expect(loadGatewayConfig({ NODE_ENV: 'production' }).TRUSTED_PROXIES).toEqual([]);
-    expect(loadGatewayConfig({ NODE_ENV: 'production', TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1' }).TRUSTED_PROXIES).toEqual([
-      '10.0.0.0/8',
-      '192.168.1.1',
-    ]);
+    expect(loadGatewayConfig({ NODE_ENV: 'production', TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1' }).TRUSTED_PROXIES).toEqual(['10.0.0.0/8', '192.168.1.1']);
   });
 
   it('when values are wrong, then every offending key is named', () => {

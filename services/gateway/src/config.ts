@@ -47,7 +47,14 @@ export const configSchema = z
     TRUSTED_PROXIES: z
       .string()
       .optional()
-      .transform((v) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean))),
+      .transform((v) =>
+        v === undefined
+          ? undefined
+          : v
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+      ),
 
     GRPC_DEADLINE_MS: env.int(2_000).pipe(z.number().min(1)),
     BREAKER_TIMEOUT_MS: env.int(2_500).pipe(z.number().min(1)),

@@ -126,8 +126,10 @@ describe('catalog routes (catalog stand-in)', () => {
     for (const key of Object.keys(calls)) delete calls[key];
   });
 
-  const get = (path: string, headers: Record<string, string> = {}) => stack.http.get(path, { token: tokens.access_token, headers: { ...fromIp(63), ...headers } });
-  const post = (path: string, headers: Record<string, string> = {}) => stack.http.post(path, { token: tokens.access_token, headers: { ...fromIp(63), ...headers } });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    stack.http.get(path, { token: tokens.access_token, headers: { ...fromIp(63), ...headers } });
+  const post = (path: string, headers: Record<string, string> = {}) =>
+    stack.http.post(path, { token: tokens.access_token, headers: { ...fromIp(63), ...headers } });
   const single = { 'x-svc-tenant-id': '1' };
 
   describe('GET /api/v2/library', () => {
@@ -186,7 +188,16 @@ describe('catalog routes (catalog stand-in)', () => {
         ],
       });
       // Keys in the spec's order: the summary, then the commerce fields.
-      expect(Object.keys(response.body.data[0].data[0])).toEqual([...Object.keys(SUMMARY_WIRE), 'can_be_read', 'can_be_bought', 'access_reason', 'free', 'prices', 'purchase_link', 'status']);
+      expect(Object.keys(response.body.data[0].data[0])).toEqual([
+        ...Object.keys(SUMMARY_WIRE),
+        'can_be_read',
+        'can_be_bought',
+        'access_reason',
+        'free',
+        'prices',
+        'purchase_link',
+        'status',
+      ]);
       expect(Object.keys(response.body.data[0])).toEqual(['filter_params', 'title', 'data']);
     });
 
@@ -263,7 +274,9 @@ describe('catalog routes (catalog stand-in)', () => {
     });
 
     it('when the page is empty, then from and to are null', async () => {
-      handlers.filterLibrary = async () => ({ section: { filterParams: 'section=fiction', title: 'Fiction', data: [], meta: { ...EMPTY_META, currentPage: 3 } } });
+      handlers.filterLibrary = async () => ({
+        section: { filterParams: 'section=fiction', title: 'Fiction', data: [], meta: { ...EMPTY_META, currentPage: 3 } },
+      });
       const response = await get('/api/v2/library/filter?section=fiction&page=3', single);
       expect(response.body).toEqual({
         filter_params: 'section=fiction',
@@ -283,7 +296,7 @@ describe('catalog routes (catalog stand-in)', () => {
       expect(last<catalog.FilterLibraryRequest>('filterLibrary')).toMatchObject({ filterName: 'author', filterValue: 'mara' });
     });
 
-    it('when the filter is a search section\'s (search=<query>), then it pages the store search; a bad query is 422, a disabled flag 204', async () => {
+    it("when the filter is a search section's (search=<query>), then it pages the store search; a bad query is 422, a disabled flag 204", async () => {
       handlers.searchStore = async () => ({
         searchDisabled: false,
         section: { filterName: 'search', filterValue: 'atlas', title: 'Search results', data: [SUMMARY], meta: meta({ currentPage: 2 }) },
@@ -361,7 +374,10 @@ describe('catalog routes (catalog stand-in)', () => {
 
     it('when searched, then the query goes as sent (catalog normalizes) with page, scope and language', async () => {
       handlers.searchStore = async () => found;
-      const response = await get(`/api/v2/search/store?query=${encodeURIComponent('Cafe\u0301')}&scope=all&page=2`, { 'x-svc-tenant-id': '2', 'x-app-lang': 'it' });
+      const response = await get(`/api/v2/search/store?query=${encodeURIComponent('Cafe\u0301')}&scope=all&page=2`, {
+        'x-svc-tenant-id': '2',
+        'x-app-lang': 'it',
+      });
       expect(response.status).toBe(200);
       expect(last<catalog.SearchStoreRequest>('searchStore')).toEqual({
         tenantId: 2,
@@ -414,12 +430,25 @@ describe('catalog routes (catalog stand-in)', () => {
     it("when searched, then catalog gets the user's tenants from identity and the app tenant (default 1)", async () => {
       handlers.searchGlobal = async () => ({
         searchDisabled: false,
-        section: { filterName: 'search', filterValue: 'mara', title: 'Search results', data: [SUMMARY, { ...SUMMARY, id: 2001, tenantId: 2 }], meta: meta({ to: 2, total: 2 }) },
+        section: {
+          filterName: 'search',
+          filterValue: 'mara',
+          title: 'Search results',
+          data: [SUMMARY, { ...SUMMARY, id: 2001, tenantId: 2 }],
+          meta: meta({ to: 2, total: 2 }),
+        },
       });
       const response = await get('/api/v2/search/global?query=mara');
       expect(response.status).toBe(200);
       const request = last<catalog.SearchGlobalRequest>('searchGlobal');
-      expect({ ...request, tenantIds: [...request.tenantIds].sort() }).toEqual({ tenantIds: [1, 2], userId, query: 'mara', page: 1, lang: 'en', appTenantId: 1 });
+      expect({ ...request, tenantIds: [...request.tenantIds].sort() }).toEqual({
+        tenantIds: [1, 2],
+        userId,
+        query: 'mara',
+        page: 1,
+        lang: 'en',
+        appTenantId: 1,
+      });
       expect(response.body.data.map((item: { tenant_id: number; id: number }) => [item.tenant_id, item.id])).toEqual([
         [1, 1002],
         [2, 2001],
@@ -460,7 +489,7 @@ describe('catalog routes (catalog stand-in)', () => {
       });
     });
 
-    it('when nothing is sent, then per_page 6 and no cursor; a bad cursor is catalog\'s 422', async () => {
+    it("when nothing is sent, then per_page 6 and no cursor; a bad cursor is catalog's 422", async () => {
       handlers.listMyContent = async () => {
         throw invalidArgument('The cursor is invalid.', { cursor: ['The cursor is invalid.'] });
       };

@@ -98,9 +98,7 @@ describe('access tokens', () => {
     expect((await stack.http.get('/api/v2/logout', { token: own.access_token })).status).toBe(200);
     expect((await userWith(own.access_token)).body).toEqual(INVALID);
     expect((await stack.http.get('/api/v2/tenants', { token: own.access_token })).status).toBe(401);
-    expect(
-      (await stack.http.get('/api/v2/library', { token: own.access_token, headers: { 'x-svc-tenant-id': '1' } })).status,
-    ).toBe(401);
+    expect((await stack.http.get('/api/v2/library', { token: own.access_token, headers: { 'x-svc-tenant-id': '1' } })).status).toBe(401);
   });
 
   it('when a refresh rotated the session, then the previous access token is refused', async () => {

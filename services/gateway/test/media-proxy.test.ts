@@ -70,9 +70,7 @@ describe('media proxy', () => {
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
 
-    gateway = await startGateway(
-      gatewayConfig(CLOSED_ADDR, { READER_MEDIA_URL: upstreamUrl, MEDIA_TIMEOUT_MS: '300', GLOBAL_RATE_LIMIT_PER_MINUTE: '3' }),
-    );
+    gateway = await startGateway(gatewayConfig(CLOSED_ADDR, { READER_MEDIA_URL: upstreamUrl, MEDIA_TIMEOUT_MS: '300', GLOBAL_RATE_LIMIT_PER_MINUTE: '3' }));
     http = httpClient(gateway.url);
     downGateway = await startGateway(gatewayConfig(CLOSED_ADDR, { READER_MEDIA_URL: 'http://127.0.0.1:1', MEDIA_TIMEOUT_MS: '300' }));
   });
@@ -189,7 +187,9 @@ describe('media proxy', () => {
       setTimeout(() => reject(new Error('no data')), 2_000);
       req.end();
     });
-    await expect(Promise.race([abortedUpstream, new Promise((_, reject) => setTimeout(() => reject(new Error('upstream kept streaming')), 2_000))])).resolves.toBeUndefined();
+    await expect(
+      Promise.race([abortedUpstream, new Promise((_, reject) => setTimeout(() => reject(new Error('upstream kept streaming')), 2_000))]),
+    ).resolves.toBeUndefined();
   });
 
   it('when the media server is down, then 503 JSON with Retry-After, quickly', async () => {

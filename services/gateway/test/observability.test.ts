@@ -127,7 +127,10 @@ function rootsOf(spans: ReadableSpan[]): ReadableSpan[] {
 
 /** Every span but one (the caller's) has its parent in the trace: one tree, not fragments. */
 function expectOneTree(spans: ReadableSpan[]): void {
-  expect(rootsOf(spans).map((span) => `${span.name} (${span.kind})`), `one root among ${spans.map((span) => span.name).join(', ')}`).toHaveLength(1);
+  expect(
+    rootsOf(spans).map((span) => `${span.name} (${span.kind})`),
+    `one root among ${spans.map((span) => span.name).join(', ')}`,
+  ).toHaveLength(1);
 }
 
 function isDescendant(span: ReadableSpan, ancestor: ReadableSpan, spans: ReadableSpan[]): boolean {
@@ -145,55 +148,63 @@ const grpcServer = (method: string) => (span: ReadableSpan) => span.kind === SER
 const isMongo = (span: ReadableSpan) => span.kind === CLIENT && (span.attributes['db.system'] ?? span.attributes['db.system.name']) === 'mongodb';
 
 describe('one trace per request, across every hop', () => {
-  it('when a user opens GET /api/v2/library, then gateway, catalog, commerce and their stores are one connected trace', async () => {
-    const response = await http.get('/api/v2/library', { token: tokens.access_token, headers: { ...fromIp(92), 'x-svc-tenant-id': '1' } });
-    expect(response.status).toBe(200);
+  it(
+    'when a user opens GET /api/v2/library, then gateway, catalog, commerce and their stores are one connected trace',
+    async () => {
+      const response = await http.get('/api/v2/library', { token: tokens.access_token, headers: { ...fromIp(92), 'x-svc-tenant-id': '1' } });
+      expect(response.status).toBe(200);
 
-    const spans = await traceOf(
-      (span) => span.name === 'GET /api/v2/library',
-      (all) => all.some(grpcServer('ListAccessibleIssues')) && all.some(isMongo),
-    );
-    expectOneTree(spans);
-    const gatewaySpan = spans.find((span) => span.kind === SERVER && span.name === 'GET /api/v2/library')!;
-    const catalogSpan = spans.find(grpcServer('ListLibrarySections'));
-    const commerceSpans = spans.filter(grpcServer('ListAccessibleIssues'));
-    expect(catalogSpan, `catalog's ListLibrarySections in ${spans.map((s) => s.name).join(', ')}`).toBeDefined();
-    expect(isDescendant(catalogSpan!, gatewaySpan, spans)).toBe(true);
-    // Through the test's counting pass-through to the real commerce: both are in the trace, under catalog.
-    expect(commerceSpans.length).toBeGreaterThanOrEqual(1);
-    for (const span of commerceSpans) expect(isDescendant(span, catalogSpan!, spans)).toBe(true);
-    // commerce reads its store inside the call.
-    const realCommerce = commerceSpans.find((server) => spans.some((span) => isMongo(span) && isDescendant(span, server, spans)));
-    expect(realCommerce, 'a MongoDB query under commerce').toBeDefined();
-  }, SLOW);
+      const spans = await traceOf(
+        (span) => span.name === 'GET /api/v2/library',
+        (all) => all.some(grpcServer('ListAccessibleIssues')) && all.some(isMongo),
+      );
+      expectOneTree(spans);
+      const gatewaySpan = spans.find((span) => span.kind === SERVER && span.name === 'GET /api/v2/library')!;
+      const catalogSpan = spans.find(grpcServer('ListLibrarySections'));
+      const commerceSpans = spans.filter(grpcServer('ListAccessibleIssues'));
+      expect(catalogSpan, `catalog's ListLibrarySections in ${spans.map((s) => s.name).join(', ')}`).toBeDefined();
+      expect(isDescendant(catalogSpan!, gatewaySpan, spans)).toBe(true);
+      // Through the test's counting pass-through to the real commerce: both are in the trace, under catalog.
+      expect(commerceSpans.length).toBeGreaterThanOrEqual(1);
+      for (const span of commerceSpans) expect(isDescendant(span, catalogSpan!, spans)).toBe(true);
+      // commerce reads its store inside the call.
+      const realCommerce = commerceSpans.find((server) => spans.some((span) => isMongo(span) && isDescendant(span, server, spans)));
+      expect(realCommerce, 'a MongoDB query under commerce').toBeDefined();
+    },
+    SLOW,
+  );
 
-  it('when a user sends a help request, then one trace goes from the HTTP request through the outbox and RabbitMQ to the e-mail', async () => {
-    const response = await http.post('/api/v2/help', {
-      token: tokens.access_token,
-      headers: fromIp(93),
-      body: { subject: 'missing-issues', message: 'My March issue is missing from the shelf.' },
-    });
-    expect(response.status).toBe(201);
+  it(
+    'when a user sends a help request, then one trace goes from the HTTP request through the outbox and RabbitMQ to the e-mail',
+    async () => {
+      const response = await http.post('/api/v2/help', {
+        token: tokens.access_token,
+        headers: fromIp(93),
+        body: { subject: 'missing-issues', message: 'My March issue is missing from the shelf.' },
+      });
+      expect(response.status).toBe(201);
 
-    const spans = await traceOf(
-      (span) => span.name === 'POST /api/v2/help',
-      (all) => all.some((span) => span.name === 'smtp send'),
-    );
-    expectOneTree(spans);
-    const request = spans.find((span) => span.kind === SERVER && span.name === 'POST /api/v2/help')!;
-    const submit = spans.find(grpcServer('SubmitHelpRequest'));
-    const publish = spans.find((span) => span.name === 'outbox publish help.requested');
-    const produce = spans.find((span) => span.kind === PRODUCER);
-    const consume = spans.find((span) => span.kind === CONSUMER);
-    const smtp = spans.find((span) => span.name === 'smtp send')!;
-    expect(submit && isDescendant(submit, request, spans), 'identity SubmitHelpRequest under the request').toBe(true);
-    expect(publish && isDescendant(publish, submit!, spans), 'the relay publishes under SubmitHelpRequest').toBe(true);
-    expect(produce && isDescendant(produce, publish!, spans), 'the AMQP publish under the relay').toBe(true);
-    expect(consume && isDescendant(consume, produce!, spans), 'the consumer under the publish').toBe(true);
-    expect(isDescendant(smtp, consume!, spans), 'the e-mail sent inside the consumer').toBe(true);
-    expect(smtp.kind).toBe(CLIENT);
-    expect(smtp.attributes['server.port']).toBeTypeOf('number');
-  }, SLOW);
+      const spans = await traceOf(
+        (span) => span.name === 'POST /api/v2/help',
+        (all) => all.some((span) => span.name === 'smtp send'),
+      );
+      expectOneTree(spans);
+      const request = spans.find((span) => span.kind === SERVER && span.name === 'POST /api/v2/help')!;
+      const submit = spans.find(grpcServer('SubmitHelpRequest'));
+      const publish = spans.find((span) => span.name === 'outbox publish help.requested');
+      const produce = spans.find((span) => span.kind === PRODUCER);
+      const consume = spans.find((span) => span.kind === CONSUMER);
+      const smtp = spans.find((span) => span.name === 'smtp send')!;
+      expect(submit && isDescendant(submit, request, spans), 'identity SubmitHelpRequest under the request').toBe(true);
+      expect(publish && isDescendant(publish, submit!, spans), 'the relay publishes under SubmitHelpRequest').toBe(true);
+      expect(produce && isDescendant(produce, publish!, spans), 'the AMQP publish under the relay').toBe(true);
+      expect(consume && isDescendant(consume, produce!, spans), 'the consumer under the publish').toBe(true);
+      expect(isDescendant(smtp, consume!, spans), 'the e-mail sent inside the consumer').toBe(true);
+      expect(smtp.kind).toBe(CLIENT);
+      expect(smtp.attributes['server.port']).toBeTypeOf('number');
+    },
+    SLOW,
+  );
 });
 
 /** The value of the sample named `name` whose labels include `labels`. */
@@ -208,49 +219,57 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 describe('/metrics after requests', () => {
-  it('when requests went through, then /metrics exposes RED, breaker, rate-limit, outbox, consumer, dead-letter, cache and runtime series', async () => {
-    const helpQueue = `${t.identity.config.QUEUE_PREFIX}.help-router`;
-    expect((await http.get('/api/v2/library', { token: tokens.access_token, headers: { ...fromIp(95), 'x-svc-tenant-id': '1' } })).status).toBe(200);
-    const help = await http.post('/api/v2/help', { token: tokens.access_token, headers: fromIp(95), body: { subject: 'other', message: 'Counting what the consumers did.' } });
-    expect(help.status).toBe(201);
-    // Over the refresh limit (10 a minute per IP): the 11th is refused.
-    const refreshes = [];
-    for (let i = 0; i < 11; i += 1) refreshes.push(await http.post('/api/v2/auth/refresh', { headers: fromIp(94), body: { refresh_token: 'not-a-token' } }));
-    expect(refreshes.at(-1)!.status).toBe(429);
+  it(
+    'when requests went through, then /metrics exposes RED, breaker, rate-limit, outbox, consumer, dead-letter, cache and runtime series',
+    async () => {
+      const helpQueue = `${t.identity.config.QUEUE_PREFIX}.help-router`;
+      expect((await http.get('/api/v2/library', { token: tokens.access_token, headers: { ...fromIp(95), 'x-svc-tenant-id': '1' } })).status).toBe(200);
+      const help = await http.post('/api/v2/help', {
+        token: tokens.access_token,
+        headers: fromIp(95),
+        body: { subject: 'other', message: 'Counting what the consumers did.' },
+      });
+      expect(help.status).toBe(201);
+      // Over the refresh limit (10 a minute per IP): the 11th is refused.
+      const refreshes = [];
+      for (let i = 0; i < 11; i += 1) refreshes.push(await http.post('/api/v2/auth/refresh', { headers: fromIp(94), body: { refresh_token: 'not-a-token' } }));
+      expect(refreshes.at(-1)!.status).toBe(429);
 
-    const scrape = async () => {
-      const response = await fetch(`http://127.0.0.1:${metrics.port}/metrics`);
-      expect(response.status).toBe(200);
-      return response.text();
-    };
-    // The help request is consumed after its answer: wait until the consumer has counted it.
-    let text = await scrape();
-    for (let attempt = 0; attempt < 400 && !(sample(text, 'folio_messages_consumed_total', { queue: helpQueue, outcome: 'handled' })! >= 1); attempt += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      text = await scrape();
-    }
-    const expectations: [string, Record<string, string>, (value: number) => boolean][] = [
-      ['http_server_requests_total', { method: 'GET', route: '/api/v2/library', status: '200' }, (v) => v >= 1],
-      ['http_server_request_duration_seconds_count', { method: 'GET', route: '/api/v2/library', status: '200' }, (v) => v >= 1],
-      ['grpc_server_handled_total', { grpc_method: 'ListLibrarySections', grpc_code: 'OK' }, (v) => v >= 1],
-      ['folio_breaker_state', { breaker: 'catalog' }, (v) => v === 0],
-      ['folio_breaker_opened_total', { breaker: 'catalog' }, (v) => v === 0],
-      ['folio_rate_limit_rejections_total', { limiter: 'refresh-ip' }, (v) => v >= 1],
-      ['folio_outbox_pending', {}, (v) => v >= 0],
-      ['folio_outbox_oldest_age_seconds', {}, (v) => v >= 0],
-      ['folio_consumer_backlog_messages', { queue: helpQueue }, (v) => v >= 0],
-      ['folio_dead_letter_queue_messages', { queue: helpQueue }, (v) => v === 0],
-      ['folio_dead_letters_total', { queue: helpQueue }, (v) => v === 0],
-      ['folio_messages_consumed_total', { queue: helpQueue, outcome: 'handled' }, (v) => v >= 1],
-      ['folio_messages_redelivered_total', { queue: helpQueue }, (v) => v >= 0],
-      ['folio_cache_lookups_total', { cache: 'catalog-accessible', result: 'miss' }, (v) => v >= 1],
-      ['folio_cache_lookups_total', { cache: 'catalog-accessible', result: 'hit' }, (v) => v >= 0],
-      ['nodejs_eventloop_lag_seconds', {}, (v) => v >= 0],
-      ['nodejs_heap_size_used_bytes', {}, (v) => v > 0],
-    ];
-    for (const [name, labels, ok] of expectations) {
-      const value = sample(text, name, { service: 'folio-in-process', ...labels });
-      expect(value !== undefined && ok(value), `${name} ${JSON.stringify(labels)} = ${value}`).toBe(true);
-    }
-  }, SLOW);
+      const scrape = async () => {
+        const response = await fetch(`http://127.0.0.1:${metrics.port}/metrics`);
+        expect(response.status).toBe(200);
+        return response.text();
+      };
+      // The help request is consumed after its answer: wait until the consumer has counted it.
+      let text = await scrape();
+      for (let attempt = 0; attempt < 400 && !(sample(text, 'folio_messages_consumed_total', { queue: helpQueue, outcome: 'handled' })! >= 1); attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        text = await scrape();
+      }
+      const expectations: [string, Record<string, string>, (value: number) => boolean][] = [
+        ['http_server_requests_total', { method: 'GET', route: '/api/v2/library', status: '200' }, (v) => v >= 1],
+        ['http_server_request_duration_seconds_count', { method: 'GET', route: '/api/v2/library', status: '200' }, (v) => v >= 1],
+        ['grpc_server_handled_total', { grpc_method: 'ListLibrarySections', grpc_code: 'OK' }, (v) => v >= 1],
+        ['folio_breaker_state', { breaker: 'catalog' }, (v) => v === 0],
+        ['folio_breaker_opened_total', { breaker: 'catalog' }, (v) => v === 0],
+        ['folio_rate_limit_rejections_total', { limiter: 'refresh-ip' }, (v) => v >= 1],
+        ['folio_outbox_pending', {}, (v) => v >= 0],
+        ['folio_outbox_oldest_age_seconds', {}, (v) => v >= 0],
+        ['folio_consumer_backlog_messages', { queue: helpQueue }, (v) => v >= 0],
+        ['folio_dead_letter_queue_messages', { queue: helpQueue }, (v) => v === 0],
+        ['folio_dead_letters_total', { queue: helpQueue }, (v) => v === 0],
+        ['folio_messages_consumed_total', { queue: helpQueue, outcome: 'handled' }, (v) => v >= 1],
+        ['folio_messages_redelivered_total', { queue: helpQueue }, (v) => v >= 0],
+        ['folio_cache_lookups_total', { cache: 'catalog-accessible', result: 'miss' }, (v) => v >= 1],
+        ['folio_cache_lookups_total', { cache: 'catalog-accessible', result: 'hit' }, (v) => v >= 0],
+        ['nodejs_eventloop_lag_seconds', {}, (v) => v >= 0],
+        ['nodejs_heap_size_used_bytes', {}, (v) => v > 0],
+      ];
+      for (const [name, labels, ok] of expectations) {
+        const value = sample(text, name, { service: 'folio-in-process', ...labels });
+        expect(value !== undefined && ok(value), `${name} ${JSON.stringify(labels)} = ${value}`).toBe(true);
+      }
+    },
+    SLOW,
+  );
 });

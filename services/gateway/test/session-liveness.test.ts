@@ -95,9 +95,7 @@ describe('session liveness from Redis', () => {
   it('when 100 refreshes of one token race from 100 addresses, then exactly one gets 200 and the others 401', async () => {
     const tokens = await loginThroughGateway(http, uniqueEmail('gw_live_race'));
     const responses = await Promise.all(
-      Array.from({ length: 100 }, (_, i) =>
-        http.post('/api/v2/auth/refresh', { body: { refresh_token: tokens.refresh_token }, headers: fromIp(101 + i) }),
-      ),
+      Array.from({ length: 100 }, (_, i) => http.post('/api/v2/auth/refresh', { body: { refresh_token: tokens.refresh_token }, headers: fromIp(101 + i) })),
     );
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);

@@ -89,7 +89,7 @@ describe('tenant modes and stores', () => {
       expect(push.status).toBe(412);
     });
 
-    it('when tenants are listed, then tenant objects with cursor meta come back, without the user\'s own tenant', async () => {
+    it("when tenants are listed, then tenant objects with cursor meta come back, without the user's own tenant", async () => {
       const response = await get('/api/v2/tenants?per_page=2');
       expect(response.status).toBe(200);
       expect(response.body.meta).toMatchObject({ per_page: 2, prev_cursor: null });
@@ -169,7 +169,7 @@ describe('tenant modes and stores', () => {
   });
 
   describe('store routes', () => {
-    it("when the purchase redirect is valid but commerce is unreachable, then 503 with Retry-After", async () => {
+    it('when the purchase redirect is valid but commerce is unreachable, then 503 with Retry-After', async () => {
       const response = await stack.http.get(`/app/purchase/1001?token=${tokens.access_token}&app_tenant_id=2`, {
         headers: { host: 'sur.localhost:8080' },
       });
@@ -184,7 +184,7 @@ describe('tenant modes and stores', () => {
       expect(bad.status).toBe(401);
     });
 
-    it('when the Host is no tenant\'s store, then store routes answer 404', async () => {
+    it("when the Host is no tenant's store, then store routes answer 404", async () => {
       const purchase = await stack.http.get(`/app/purchase/1001?token=${tokens.access_token}`, { headers: { host: 'unknown.localhost:8080' } });
       expect(purchase.status).toBe(404);
       expect(purchase.body).toEqual({ message: expect.any(String) });

@@ -56,14 +56,27 @@ describe('help subjects, help requests and account deletion', () => {
     expect(sur.map((subject) => subject.key)).toEqual(['missing-issues', 'offline-not-working', 'delete-account-and-data', 'other']);
     expect(sur[0]).toEqual({ key: 'missing-issues', label: 'No encuentro mis publicaciones' });
     const atlantica = await keysOf(3, 'pt');
-    expect(atlantica.map((subject) => subject.key)).toEqual(['missing-issues', 'cancel-subscription', 'offline-not-working', 'delete-account-and-data', 'other']);
+    expect(atlantica.map((subject) => subject.key)).toEqual([
+      'missing-issues',
+      'cancel-subscription',
+      'offline-not-working',
+      'delete-account-and-data',
+      'other',
+    ]);
     expect(atlantica.at(-1)!.label).toBe('Outro');
     expect((await keysOf(4, 'it'))[0]!.label).toBe('Non trovo le mie pubblicazioni');
     expect((await keysOf(1, 'fr'))[0]!.label).toBe("I can't find my publications");
   });
 
   it('when a support subject is submitted, then support gets an e-mail with the message and device details', async () => {
-    await submit({ subject: 'missing-issues', message: 'My March issue disappeared from the shelf.', device: 'Pixel 8', so: 'Android 15', appVersion: '3.2.1', engineVersion: '2.4.0' });
+    await submit({
+      subject: 'missing-issues',
+      message: 'My March issue disappeared from the shelf.',
+      device: 'Pixel 8',
+      so: 'Android 15',
+      appVersion: '3.2.1',
+      engineVersion: '2.4.0',
+    });
 
     const mail = await mailTo(supportEmail, (subject) => subject.includes('missing-issues') && subject.includes('bruno@example.com'));
     expect(mail.text).toContain('My March issue disappeared from the shelf.');
@@ -124,7 +137,13 @@ describe('help subjects, help requests and account deletion', () => {
     const tokens = await loginByEmail(t.client, email, { appTenantId: 2 });
     const claims = await claimsOf(t.client, t.config, tokens.accessToken);
     const userId = Number(claims.sub);
-    await t.client.registerPushToken({ userId, tenantId: 2, fcmToken: 'fcm-leaving', deviceToken: 'device-leaving', platform: identity.PushPlatform.PUSH_PLATFORM_IOS });
+    await t.client.registerPushToken({
+      userId,
+      tenantId: 2,
+      fcmToken: 'fcm-leaving',
+      deviceToken: 'device-leaving',
+      platform: identity.PushPlatform.PUSH_PLATFORM_IOS,
+    });
     await t.client.ensureMembership({ userId, tenantId: 3 });
 
     await submit({ userId, appTenantId: 2, subject: 'delete-account-and-data', message: 'Please delete all my data.', lang: 'es' });

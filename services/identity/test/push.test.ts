@@ -17,7 +17,10 @@ describe('push registrations', () => {
   });
 
   const registrations = (userId: number) =>
-    t.db.collection('push_registrations').find({ user_id: userId }, { sort: { tenant_id: 1, device_key: 1 } }).toArray();
+    t.db
+      .collection('push_registrations')
+      .find({ user_id: userId }, { sort: { tenant_id: 1, device_key: 1 } })
+      .toArray();
 
   it('when the same device registers twice, then one registration is kept with the latest token', async () => {
     await t.client.registerPushToken({ userId: 1, tenantId: 1, fcmToken: 'fcm-old', deviceToken: 'device-a', platform: IOS });
@@ -34,8 +37,12 @@ describe('push registrations', () => {
     await t.client.registerPushToken({ userId: 3, tenantId: 3, fcmToken: 'fcm-only', platform: ANDROID });
     await t.client.registerPushToken({ userId: 3, tenantId: 3, fcmToken: 'fcm-only', platform: ANDROID });
     expect(await registrations(3)).toMatchObject([{ device_key: 'fcm-only', device_token: null, platform: 'android' }]);
-    expect(Object.keys((await failureOf(t.client.registerPushToken({ userId: 3, tenantId: 3, fcmToken: '', platform: IOS }))).details.fieldErrors)).toEqual(['fcm_token']);
-    expect(Object.keys((await failureOf(t.client.registerPushToken({ userId: 3, tenantId: 404, fcmToken: 'x', platform: IOS }))).details.fieldErrors)).toEqual(['tenant']);
+    expect(Object.keys((await failureOf(t.client.registerPushToken({ userId: 3, tenantId: 3, fcmToken: '', platform: IOS }))).details.fieldErrors)).toEqual([
+      'fcm_token',
+    ]);
+    expect(Object.keys((await failureOf(t.client.registerPushToken({ userId: 3, tenantId: 404, fcmToken: 'x', platform: IOS }))).details.fieldErrors)).toEqual([
+      'tenant',
+    ]);
   });
 
   it('when a device is unregistered, then its registrations in every tenant go and the others stay', async () => {

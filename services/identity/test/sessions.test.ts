@@ -2,16 +2,7 @@ import { decodeProtectedHeader } from 'jose';
 import { Redis } from 'ioredis';
 import { testInfra, uniqueEmail } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  claimsOf,
-  dropLiveness,
-  failureOf,
-  livenessOf,
-  loginByEmail,
-  startTestIdentity,
-  verifyAccessToken,
-  type TestIdentity,
-} from './support.js';
+import { claimsOf, dropLiveness, failureOf, livenessOf, loginByEmail, startTestIdentity, verifyAccessToken, type TestIdentity } from './support.js';
 
 describe('sessions, refresh tokens and signing keys', () => {
   let t: TestIdentity;
@@ -24,14 +15,11 @@ describe('sessions, refresh tokens and signing keys', () => {
     const claims = await claimsOf(t.client, t.config, accessToken);
     return { jti: claims.jti!, userId: Number(claims.sub) };
   };
-  const check = async (accessToken: string, enforceLimit = false) =>
-    t.client.checkSession({ ...(await sessionOf(accessToken)), enforceLimit });
+  const check = async (accessToken: string, enforceLimit = false) => t.client.checkSession({ ...(await sessionOf(accessToken)), enforceLimit });
 
   it('when 20 refreshes race with one token, then exactly one succeeds and the old access token stops working', async () => {
     const tokens = await loginByEmail(t.client, uniqueEmail('race'));
-    const results = await Promise.allSettled(
-      Array.from({ length: 20 }, () => t.client.refreshToken({ refreshToken: tokens.refreshToken, appTenantId: 0 })),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => t.client.refreshToken({ refreshToken: tokens.refreshToken, appTenantId: 0 })));
     const winners = results.filter((result) => result.status === 'fulfilled');
     expect(winners).toHaveLength(1);
     for (const result of results) {
@@ -47,9 +35,7 @@ describe('sessions, refresh tokens and signing keys', () => {
 
   it('when 100 refreshes race with one token, then exactly one succeeds and the others are refused as unauthenticated', async () => {
     const tokens = await loginByEmail(t.client, uniqueEmail('race100'));
-    const results = await Promise.allSettled(
-      Array.from({ length: 100 }, () => t.client.refreshToken({ refreshToken: tokens.refreshToken, appTenantId: 0 })),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 100 }, () => t.client.refreshToken({ refreshToken: tokens.refreshToken, appTenantId: 0 })));
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     for (const result of results) {
       if (result.status === 'rejected') expect((result.reason as { code: string }).code).toBe('UNAUTHENTICATED');

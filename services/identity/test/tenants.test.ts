@@ -53,7 +53,13 @@ describe('tenants, users and tenant discovery', () => {
     });
     expect(tenant!.aggregatorId).toBeUndefined();
     // The reader defaults, typed (they were JSON text on the wire).
-    const reader = source.reader as { pdf: { layout: string | null }; tts: boolean; theme: string; extras: string[]; customStyles: Record<string, unknown> | null };
+    const reader = source.reader as {
+      pdf: { layout: string | null };
+      tts: boolean;
+      theme: string;
+      extras: string[];
+      customStyles: Record<string, unknown> | null;
+    };
     expect(tenant!.reader).toEqual({
       pdfLayout: reader.pdf.layout ?? undefined,
       tts: reader.tts,

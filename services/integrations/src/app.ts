@@ -92,7 +92,10 @@ export async function startIntegrations(
       (config.TRANSLATE_HOSTED_URL
         ? new GoogleTranslateAdapter({ url: config.TRANSLATE_HOSTED_URL, key: config.TRANSLATE_HOSTED_KEY })
         : new ApertiumTranslator({ bin: config.APERTIUM_BIN, detector }));
-    const translator = new GuardedTranslator(rawTranslator, breaker(`translate:${rawTranslator.name}`, config.TRANSLATE_TIMEOUT_MS, rawTranslator instanceof ApertiumTranslator ? local : {}));
+    const translator = new GuardedTranslator(
+      rawTranslator,
+      breaker(`translate:${rawTranslator.name}`, config.TRANSLATE_TIMEOUT_MS, rawTranslator instanceof ApertiumTranslator ? local : {}),
+    );
     if (rawTranslator instanceof ApertiumTranslator) {
       rawTranslator.languagePairs().then(
         (pairs) => logger.info({ pairs: [...pairs.entries()].map(([from, to]) => `${from}->${[...to.keys()].join(',')}`) }, 'apertium language pairs'),
@@ -105,7 +108,10 @@ export async function startIntegrations(
       (config.LISTEN_HOSTED_URL
         ? new PollyAdapter({ url: config.LISTEN_HOSTED_URL, key: config.LISTEN_HOSTED_KEY })
         : new EspeakSynthesizer({ espeakBin: config.ESPEAK_BIN, lameBin: config.LAME_BIN, bitrateKbps: config.LAME_BITRATE }));
-    const synthesizer = new GuardedSynthesizer(rawSynthesizer, breaker(`listen:${rawSynthesizer.name}`, config.LISTEN_TIMEOUT_MS, rawSynthesizer instanceof EspeakSynthesizer ? local : {}));
+    const synthesizer = new GuardedSynthesizer(
+      rawSynthesizer,
+      breaker(`listen:${rawSynthesizer.name}`, config.LISTEN_TIMEOUT_MS, rawSynthesizer instanceof EspeakSynthesizer ? local : {}),
+    );
 
     const rawDictionary = overrides.dictionary ?? (chat ? new AiDictionary(chat) : new WordNetDictionary(wordnet, translator));
     const dictionary = new GuardedDictionary(rawDictionary, breaker(`dictionary:${rawDictionary.name}`, config.DICTIONARY_TIMEOUT_MS));

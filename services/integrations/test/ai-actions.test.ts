@@ -23,7 +23,8 @@ describe('AI actions on the local engine', () => {
   });
   afterAll(() => app.stop());
 
-  const run = (action: string, text: string, lang?: string, caller = reader.caller()) => app.client.runAiAction({ caller, action, text: reader.encrypt(text), lang });
+  const run = (action: string, text: string, lang?: string, caller = reader.caller()) =>
+    app.client.runAiAction({ caller, action, text: reader.encrypt(text), lang });
 
   describe('labels', () => {
     it('when the actions are listed, then explain, expand and summarize come in that order with English labels', async () => {
@@ -63,7 +64,15 @@ describe('AI actions on the local engine', () => {
       expect(answer.text).not.toMatch(/fish and bread/);
 
       const stored = await app.db.collection('ai_responses').findOne({ _id: answer.uuid as never });
-      expect(stored).toMatchObject({ tenant_id: 1, user_id: reader.caller().userId, issue_id: 42, action: 'summarize', language: 'en', text: answer.text, rating: null });
+      expect(stored).toMatchObject({
+        tenant_id: 1,
+        user_id: reader.caller().userId,
+        issue_id: 42,
+        action: 'summarize',
+        language: 'en',
+        text: answer.text,
+        rating: null,
+      });
     });
 
     it('when a passage is explained, then its key terms come with their WordNet definitions', async () => {
@@ -101,7 +110,8 @@ describe('AI actions on the local engine', () => {
   });
 
   describe('rating', () => {
-    const rate = (uuid: string, rating: { positive?: boolean; score?: number }, caller = reader.caller()) => app.client.rateAiResponse({ caller, uuid, ...rating });
+    const rate = (uuid: string, rating: { positive?: boolean; score?: number }, caller = reader.caller()) =>
+      app.client.rateAiResponse({ caller, uuid, ...rating });
 
     it('when the user rates their response, then 200 (empty) and the rating is stored; a second rating is 422', async () => {
       const { uuid } = await run('summarize', ARTICLE, 'en');
@@ -117,14 +127,14 @@ describe('AI actions on the local engine', () => {
       await expectRefusal(rate('00000000-0000-4000-8000-000000000000', { positive: true }), 'INVALID_ARGUMENT', 'uuid', /not found/);
     });
 
-    it("when another user rates the response, then 422 (not theirs) and it stays unrated for its user", async () => {
+    it('when another user rates the response, then 422 (not theirs) and it stays unrated for its user', async () => {
       const { uuid } = await run('summarize', ARTICLE, 'en');
       const stranger = newReader();
       await expectRefusal(rate(uuid, { positive: false }, stranger.caller()), 'INVALID_ARGUMENT', 'uuid', /does not belong/);
       expect(await rate(uuid, { positive: true })).toEqual({});
     });
 
-    it("when a user of another tenant names the uuid, then it is as unknown as a missing one", async () => {
+    it('when a user of another tenant names the uuid, then it is as unknown as a missing one', async () => {
       const { uuid } = await run('summarize', ARTICLE, 'en');
       await expectRefusal(rate(uuid, { positive: true }, reader.caller({ tenantId: 2 })), 'INVALID_ARGUMENT', 'uuid', /not found/);
     });

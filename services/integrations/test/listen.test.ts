@@ -39,7 +39,11 @@ describe('listen', () => {
   afterAll(() => app.stop());
 
   it('when a text is spoken, then the answer is a real MP3 (audio/mpeg) whose length fits the text', async () => {
-    const result = await app.client.listen({ caller: reader.caller(), text: reader.encrypt('The lighthouse keeper climbed the stairs every evening.'), voiceId: 'Joanna' });
+    const result = await app.client.listen({
+      caller: reader.caller(),
+      text: reader.encrypt('The lighthouse keeper climbed the stairs every evening.'),
+      voiceId: 'Joanna',
+    });
     expect(result.contentType).toBe('audio/mpeg');
     expect(result.voiceId).toBe('Joanna');
     const metadata = await expectMp3(result.audio);
@@ -97,7 +101,12 @@ describe('listen', () => {
   });
 
   it('when the voice is unknown, then 422 lists the voices', async () => {
-    await expectRefusal(app.client.listen({ caller: reader.caller(), text: reader.encrypt('Hello there'), voiceId: 'Hal9000' }), 'INVALID_ARGUMENT', 'voiceId', /Joanna/);
+    await expectRefusal(
+      app.client.listen({ caller: reader.caller(), text: reader.encrypt('Hello there'), voiceId: 'Hal9000' }),
+      'INVALID_ARGUMENT',
+      'voiceId',
+      /Joanna/,
+    );
   });
 
   it("when the tenant's tts feature is off, then 403 and nothing is synthesized", async () => {

@@ -74,7 +74,8 @@ describe('OpenAI-compatible adapter', () => {
 
   it('when the dictionary is asked, then the model is asked for JSON definitions in that language and its answer is returned in the documented shape', async () => {
     expect(app.service.engines.dictionary).toBe('ai');
-    nextAnswer = '```json\n{"definitions":[{"partOfSpeech":"sostantivo","definition":"torre con una luce","examples":["il faro illumina"],"synonyms":[]}]}\n```';
+    nextAnswer =
+      '```json\n{"definitions":[{"partOfSpeech":"sostantivo","definition":"torre con una luce","examples":["il faro illumina"],"synonyms":[]}]}\n```';
     const result = await app.client.define({ caller: reader.caller(), text: reader.encrypt('faro'), lang: 'it' });
     expect(result).toEqual({
       word: 'faro',

@@ -87,6 +87,9 @@ describe('local engine that hangs', () => {
     expect(performance.now() - started).toBeLessThan(3_000);
     expect(error.details.retryAfterSeconds).toBeGreaterThan(0);
     // Nothing of the pipeline is left running.
-    await waitFor(() => (execFileSync('ps', ['-eo', 'args']).toString().includes(dir) ? undefined : true), { timeoutMs: 3_000, what: 'the hung pipeline to be killed' });
+    await waitFor(() => (execFileSync('ps', ['-eo', 'args']).toString().includes(dir) ? undefined : true), {
+      timeoutMs: 3_000,
+      what: 'the hung pipeline to be killed',
+    });
   });
 });

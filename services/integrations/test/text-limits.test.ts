@@ -88,7 +88,12 @@ describe('integration text limits and encryption', () => {
 
   describe.each(endpoints)('$name', (endpoint) => {
     it('when the encrypted payload is over the encrypted limit, then 422 names that limit (layer 1, before decrypting)', async () => {
-      const error = await expectRefusal(endpoint.call('A'.repeat(endpoint.payloadMax + 1)), 'INVALID_ARGUMENT', 'text', new RegExp(`${endpoint.payloadMax} characters \\(encrypted limit\\)`));
+      const error = await expectRefusal(
+        endpoint.call('A'.repeat(endpoint.payloadMax + 1)),
+        'INVALID_ARGUMENT',
+        'text',
+        new RegExp(`${endpoint.payloadMax} characters \\(encrypted limit\\)`),
+      );
       expect(error.message).toBe('The given data was invalid.');
     });
 
@@ -123,7 +128,12 @@ describe('integration text limits and encryption', () => {
   });
 
   it('when the AI text is shorter than 10 characters, then 422 names the minimum', async () => {
-    await expectRefusal(app.client.runAiAction({ caller: reader.caller(), action: 'explain', text: reader.encrypt('too short') }), 'INVALID_ARGUMENT', 'text', /at least 10 characters/);
+    await expectRefusal(
+      app.client.runAiAction({ caller: reader.caller(), action: 'explain', text: reader.encrypt('too short') }),
+      'INVALID_ARGUMENT',
+      'text',
+      /at least 10 characters/,
+    );
     await app.client.runAiAction({ caller: reader.caller(), action: 'explain', text: reader.encrypt('ten chars!') });
     expect(seen.at(-1)).toBe('ten chars!');
   });
@@ -154,7 +164,12 @@ describe('integration text limits and encryption', () => {
     });
 
     it('when a v1 app at manifest 2.0.0 sends plaintext, then 422 (it must encrypt)', async () => {
-      await expectRefusal(app.client.translate({ caller: reader.caller(v1('2.0.0')), text: 'Plain words' }), 'INVALID_ARGUMENT', 'text', /could not be decrypted/);
+      await expectRefusal(
+        app.client.translate({ caller: reader.caller(v1('2.0.0')), text: 'Plain words' }),
+        'INVALID_ARGUMENT',
+        'text',
+        /could not be decrypted/,
+      );
     });
 
     it('when a v2 call carries a manifest below 2.0.0, then its text is still decrypted (v2 always encrypts)', async () => {

@@ -123,6 +123,10 @@ describe('translate on the hosted Google Translate v2 adapter', () => {
   });
 
   it('when the provider refuses the target language (400), then 422 names target_lang', async () => {
-    await expectRefusal(app.client.translate({ caller: reader.caller(), text: reader.encrypt('Bonjour'), targetLang: 'xx' }), 'INVALID_ARGUMENT', 'target_lang');
+    await expectRefusal(
+      app.client.translate({ caller: reader.caller(), text: reader.encrypt('Bonjour'), targetLang: 'xx' }),
+      'INVALID_ARGUMENT',
+      'target_lang',
+    );
   });
 });

@@ -21,10 +21,7 @@ export interface RunningNotes {
   stop(): Promise<void>;
 }
 
-export async function startNotes(
-  config: NotesConfig,
-  logger: Logger = createLogger({ service: 'notes', level: config.LOG_LEVEL }),
-): Promise<RunningNotes> {
+export async function startNotes(config: NotesConfig, logger: Logger = createLogger({ service: 'notes', level: config.LOG_LEVEL })): Promise<RunningNotes> {
   // Undone in reverse order on stop, or when start-up fails half-way.
   const teardown = new Teardown(logger, 'notes');
   const stopAll = teardown.run;

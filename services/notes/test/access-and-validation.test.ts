@@ -24,7 +24,11 @@ describe('notes: ownership, validation and immutability', () => {
       for (const intruder of [readerSession({ tenantId: 1, issueId: 10 }), readerSession({ tenantId: 2, issueId: 77 })]) {
         for (const [name, call] of Object.entries(calls(intruder, note.id))) {
           const failure = await failureOf(call());
-          expect({ name, code: failure.code, message: failure.message }).toEqual({ name, code: 'PERMISSION_DENIED', message: 'This note does not belong to you.' });
+          expect({ name, code: failure.code, message: failure.message }).toEqual({
+            name,
+            code: 'PERMISSION_DENIED',
+            message: 'This note does not belong to you.',
+          });
         }
       }
       const after = (await t.client.getNote({ scope: owner, noteId: note.id })).note!;
@@ -43,7 +47,10 @@ describe('notes: ownership, validation and immutability', () => {
     it("when the user's own note of another issue or tenant is asked for in this reader session, then it is NOT_FOUND", async () => {
       const owner = readerSession({ tenantId: 1, issueId: 10 });
       const note = (await create(owner, pdfDraft())).note!;
-      for (const elsewhere of [{ ...owner, issueId: 11 }, { ...owner, tenantId: 2 }]) {
+      for (const elsewhere of [
+        { ...owner, issueId: 11 },
+        { ...owner, tenantId: 2 },
+      ]) {
         for (const call of Object.values(calls(elsewhere, note.id))) expect((await failureOf(call())).code).toBe('NOT_FOUND');
       }
       expect((await t.client.listNotes({ scope: owner })).notes).toHaveLength(1);
@@ -89,7 +96,9 @@ describe('notes: ownership, validation and immutability', () => {
       expect(await fieldErrorsOf(pdfDraft({ startPage: -1, endPage: 3 }))).toEqual({
         startPage: ['The start page must be an integer of at least 0.'],
       });
-      expect(await fieldErrorsOf(pdfDraft({ startPage: 5, endPage: 4 }))).toEqual({ endPage: ['The end page must be greater than or equal to the start page.'] });
+      expect(await fieldErrorsOf(pdfDraft({ startPage: 5, endPage: 4 }))).toEqual({
+        endPage: ['The end page must be greater than or equal to the start page.'],
+      });
     });
 
     it('when strings are too long, then they are refused with the limit', async () => {

@@ -55,10 +55,11 @@ async function main(): Promise<void> {
         pdfPageWidth: config.PDF_PAGE_WIDTH,
       },
     );
-    const parts =
-      manifest.epub ? `${manifest.epub.spine.length} chapters, ${manifest.epub.total_words} words`
-      : manifest.pdf ? `${manifest.pdf.pages.length} pages`
-      : `${manifest.audio!.tracks.length} tracks, ${Math.round(manifest.audio!.tracks.reduce((s, t) => s + t.duration, 0))} s`;
+    const parts = manifest.epub
+      ? `${manifest.epub.spine.length} chapters, ${manifest.epub.total_words} words`
+      : manifest.pdf
+        ? `${manifest.pdf.pages.length} pages`
+        : `${manifest.audio!.tracks.length} tracks, ${Math.round(manifest.audio!.tracks.reduce((s, t) => s + t.duration, 0))} s`;
     console.log(
       `reader: ingested ${type} "${manifest.title}" as tenant ${tenantId} issue ${issueId}: ${parts}, ${manifest.sections} text sections ` +
         `(index ${indexMs.toFixed(0)} ms, total ${(performance.now() - started).toFixed(0)} ms)`,

@@ -44,16 +44,25 @@ describe('cached access decisions', () => {
     await open(USERS.bruno, 1007);
     await open(USERS.bruno, 1007); // the "yes" is now cached
 
-    await changeAccess({ issues: [issue(1007)], access: [{ email: 'bruno@example.com', issue_id: 1007, source: 'admin', revoked: true }] as CommerceDataset['access'] });
+    await changeAccess({
+      issues: [issue(1007)],
+      access: [{ email: 'bruno@example.com', issue_id: 1007, source: 'admin', revoked: true }] as CommerceDataset['access'],
+    });
 
-    await waitFor(async () => ((await failureOf(open(USERS.bruno, 1007))).code === 'PERMISSION_DENIED' ? true : undefined), { what: 'the revoked issue refused' });
+    await waitFor(async () => ((await failureOf(open(USERS.bruno, 1007))).code === 'PERMISSION_DENIED' ? true : undefined), {
+      what: 'the revoked issue refused',
+    });
   });
 
   it('when a user without access is then granted the issue, then the first open after the grant succeeds (a "no" is never cached)', async () => {
     expect((await failureOf(open(USERS.bruno, 1002))).code).toBe('PERMISSION_DENIED');
 
     // Without announcing: the grant alone must be enough.
-    await seedCommerce(stack.commerceDb, { issues: [issue(1002)], access: [{ email: 'bruno@example.com', issue_id: 1002, source: 'gift' }], subscriptions: [] } as unknown as CommerceDataset);
+    await seedCommerce(stack.commerceDb, {
+      issues: [issue(1002)],
+      access: [{ email: 'bruno@example.com', issue_id: 1002, source: 'gift' }],
+      subscriptions: [],
+    } as unknown as CommerceDataset);
 
     await expect(open(USERS.bruno, 1002)).resolves.toBeDefined();
   });

@@ -51,7 +51,14 @@ const chapters = [
 describe('EPUB ingest', () => {
   it('when a built EPUB 3 is ingested, then epub2 reads it back and the manifest has spine, contents, words and text', async () => {
     const file = join(directory, 'book.epub');
-    const data = await buildEpub({ identifier: 'urn:test:1', title: 'Crónicas', lang: 'es', author: 'Ana Autora', chapters, coverSvg: '<svg xmlns="http://www.w3.org/2000/svg"/>' });
+    const data = await buildEpub({
+      identifier: 'urn:test:1',
+      title: 'Crónicas',
+      lang: 'es',
+      author: 'Ana Autora',
+      chapters,
+      coverSvg: '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    });
     await writeFile(file, data);
     // The OCF container: `mimetype` is the first entry, stored uncompressed.
     expect(data.subarray(30, 58).toString()).toBe('mimetypeapplication/epub+zip');
@@ -149,7 +156,14 @@ describe('audio ingest', () => {
     const texts = ['The tide goes out quietly before dawn.', 'The night ferry crosses the strait in forty minutes, and the passengers stay on deck.'];
     const files: string[] = [];
     for (const [index, text] of texts.entries()) {
-      const mp3 = await speakToMp3({ text, lang: 'en', title: `Track ${index + 1}`, artist: 'Narrador Ñandú', album: 'Tides', track: { number: index + 1, of: 2 } });
+      const mp3 = await speakToMp3({
+        text,
+        lang: 'en',
+        title: `Track ${index + 1}`,
+        artist: 'Narrador Ñandú',
+        album: 'Tides',
+        track: { number: index + 1, of: 2 },
+      });
       const metadata = await parseBuffer(mp3, { mimeType: 'audio/mpeg' }, { duration: true });
       expect(metadata.format.container).toBe('MPEG');
       expect(metadata.common.title).toBe(`Track ${index + 1}`);

@@ -36,7 +36,8 @@ describe('cached reading positions and sessions on two replicas', () => {
 
   const shelf = async (client: ReaderClient) =>
     (await client.listContinueReading({ userId: USERS.ana, tenantIds: [1], page: 1, perPage: 6 })).positions.map((position) => position.issueId);
-  const save = (client: ReaderClient, issueId: number, location: reader.LastLocation) => client.saveLastLocation({ tenantId: 1, userId: USERS.ana, issueId, location, expected: undefined });
+  const save = (client: ReaderClient, issueId: number, location: reader.LastLocation) =>
+    client.saveLastLocation({ tenantId: 1, userId: USERS.ana, issueId, location, expected: undefined });
 
   it('when a position is saved through one replica, then both replicas list it on their next read', async () => {
     expect(await shelf(stack.client)).toEqual([]);
@@ -58,7 +59,10 @@ describe('cached reading positions and sessions on two replicas', () => {
 
     expect((await failureOf(stack.client.verifyReaderToken({ readerToken: opened.readerToken, expectedTenantId: 1 }))).code).toBe('PERMISSION_DENIED');
     await waitFor(
-      async () => ((await failureOf(other.verifyReaderToken({ readerToken: opened.readerToken, expectedTenantId: 1 })).catch(() => null))?.code === 'PERMISSION_DENIED' ? true : undefined),
+      async () =>
+        (await failureOf(other.verifyReaderToken({ readerToken: opened.readerToken, expectedTenantId: 1 })).catch(() => null))?.code === 'PERMISSION_DENIED'
+          ? true
+          : undefined,
       { what: 'the other replica refusing the ended session' },
     );
   });

@@ -37,7 +37,13 @@ const located = (location: Location | null): reader.LastLocation | undefined => 
 };
 
 const save = (userId: number, tenantId: number, issueId: number, location: Location | null, expectedVersion?: string) =>
-  stack.client.saveLastLocation({ tenantId, userId, issueId, location: located(location), expected: expectedVersion === undefined ? undefined : { versions: [expectedVersion], any: false } });
+  stack.client.saveLastLocation({
+    tenantId,
+    userId,
+    issueId,
+    location: located(location),
+    expected: expectedVersion === undefined ? undefined : { versions: [expectedVersion], any: false },
+  });
 
 const open = async (userId: number, issueId: number, tenantId = 1, preview = false) =>
   (await stack.client.createReaderSession({ tenantId, userId, issueId, preview })).readerToken;
@@ -56,7 +62,10 @@ describe('last location', () => {
     const epub = { chapterHref: 'text/chapter-2.xhtml', cfi: 'epubcfi(/6/4[chapter-2]!/4/4/1:10)' };
     expect(await save(USERS.ana, 1, 1001, epub)).toMatchObject({ location: located(epub), saved: true, version: expect.any(String) });
     expect(await save(USERS.admin, 1, 1002, { page: 4 })).toMatchObject({ location: { pdf: { page: 4 } }, saved: true });
-    expect(await save(USERS.bruno, 1, 1003, { currentSeek: 3.25, currentTrack: 1 })).toMatchObject({ location: { audio: { currentSeek: 3.25, currentTrack: 1 } }, saved: true });
+    expect(await save(USERS.bruno, 1, 1003, { currentSeek: 3.25, currentTrack: 1 })).toMatchObject({
+      location: { audio: { currentSeek: 3.25, currentTrack: 1 } },
+      saved: true,
+    });
   });
 
   it.each([
@@ -71,11 +80,14 @@ describe('last location', () => {
     ['audio seek past the duration', 1003, { currentSeek: 600, currentTrack: 0 }, 'lastLocation.currentSeek'],
     ['audio with an EPUB shape', 1003, { chapterHref: 'text/chapter-1.xhtml', cfi: 'epubcfi(/6/2!/4/2)' }, 'lastLocation.currentTrack'],
     ['no lastLocation', 1002, null, 'lastLocation'],
-  ] as [string, number, Location | null, string][])('when the position is invalid (%s), then INVALID_ARGUMENT names the field', async (_case, issueId, location, field) => {
-    const error = await save(USERS.admin, 1, issueId, location).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT' });
-    expect(Object.keys((error as { details: { fieldErrors: object } }).details.fieldErrors)).toContain(field);
-  });
+  ] as [string, number, Location | null, string][])(
+    'when the position is invalid (%s), then INVALID_ARGUMENT names the field',
+    async (_case, issueId, location, field) => {
+      const error = await save(USERS.admin, 1, issueId, location).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'INVALID_ARGUMENT' });
+      expect(Object.keys((error as { details: { fieldErrors: object } }).details.fieldErrors)).toContain(field);
+    },
+  );
 
   it('when the user cannot read the issue, then PERMISSION_DENIED, and it does not show in continue reading', async () => {
     await expect(save(USERS.elena, 1, 1002, { page: 1 })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
@@ -115,7 +127,13 @@ describe('last location', () => {
     const location = { chapterHref: 'text/chapter-1.xhtml', cfi: 'epubcfi(/6/2!/4/2/1:0)' };
     const refused = await save(USERS.admin, 1, 1001, location, 'no-such-version');
     expect(refused).toMatchObject({ saved: false, version: '', location: undefined });
-    const any = await stack.client.saveLastLocation({ tenantId: 1, userId: USERS.admin, issueId: 1001, location: located(location), expected: { versions: [], any: true } });
+    const any = await stack.client.saveLastLocation({
+      tenantId: 1,
+      userId: USERS.admin,
+      issueId: 1001,
+      location: located(location),
+      expected: { versions: [], any: true },
+    });
     expect(any.saved).toBe(false);
   });
 });
@@ -213,7 +231,9 @@ describe('in-issue text search', () => {
     const [, page, offset] = /^page:(\d+),offset:(\d+)$/.exec(hits[0]!.location)!;
     expect(page).toBe('2');
     const records = (await stack.client.listIssueTextContent({ storeTenantId: 2, issueId: 2002, page: 2 })).records;
-    expect(records).toEqual([{ id: expect.any(Number), issueId: 2002, page: 2, section: 1, location: 'page_2_section_1', text: expect.stringContaining('Bahía Blanca') }]);
+    expect(records).toEqual([
+      { id: expect.any(Number), issueId: 2002, page: 2, section: 1, location: 'page_2_section_1', text: expect.stringContaining('Bahía Blanca') },
+    ]);
     expect(records[0]!.text.slice(Number(offset), Number(offset) + 'tren de Bahía'.length)).toBe('tren de Bahía');
     expect(hits[0]!.snippet).toContain('<mark>tren</mark> de <mark>Bahía</mark>');
 

@@ -36,7 +36,14 @@ async function parseEpub(data: Buffer): Promise<{ flow: { id: string; href: stri
   await writeFile(path, data);
   const book = await EPub.createAsync(path);
   const flow = book.flow.map((chapter: { id?: string; href?: string }) => ({ id: chapter.id!, href: chapter.href! }));
-  const text = await Promise.all(flow.map(async (chapter: { id: string }) => (await book.getChapterAsync(chapter.id)).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()));
+  const text = await Promise.all(
+    flow.map(async (chapter: { id: string }) =>
+      (await book.getChapterAsync(chapter.id))
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    ),
+  );
   return { flow, text };
 }
 
@@ -149,7 +156,9 @@ describe('access and reader-tokens', () => {
     expect((await stack.client.verifyReaderToken({ readerToken: opened.readerToken })).context?.issueId).toBe(2001);
     await expect(stack.client.verifyReaderToken({ readerToken: opened.readerToken, expectedTenantId: 1 })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
     await expect(stack.client.verifyReaderToken({ readerToken: '' })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
-    await expect(stack.client.verifyReaderToken({ readerToken: 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..x.y.z' })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await expect(stack.client.verifyReaderToken({ readerToken: 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..x.y.z' })).rejects.toMatchObject({
+      code: 'PERMISSION_DENIED',
+    });
     await stack.client.deleteReaderSession({ storeTenantId: 2, publicId: opened.publicId });
     await expect(stack.client.verifyReaderToken({ readerToken: opened.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
   });
@@ -187,7 +196,16 @@ describe('v1 sessions: settings token exchange', () => {
 
     // The stored record discloses no credential: no token, no signed URL.
     const { session: stored } = await stack.client.getReaderSession({ storeTenantId: 1, publicId: exchanged.publicId });
-    expect(stored).toMatchObject({ id: exchanged.publicId, tenantId: 1, userId: USERS.ana, issueId: 1001, preview: false, api: 'v1', reader: 'web', engineHost: 'proxied' });
+    expect(stored).toMatchObject({
+      id: exchanged.publicId,
+      tenantId: 1,
+      userId: USERS.ana,
+      issueId: 1001,
+      preview: false,
+      api: 'v1',
+      reader: 'web',
+      engineHost: 'proxied',
+    });
     expect(stored!.content?.epub).toEqual({ fileUrl: undefined, spine: contentOf(exchanged).epub!.spine, totalWords: contentOf(exchanged).epub!.totalWords });
     expect(Date.parse(stored!.createdAt)).toBeGreaterThan(Date.now() - 60_000);
     await expect(stack.client.getReaderSession({ storeTenantId: 2, publicId: exchanged.publicId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
@@ -273,7 +291,13 @@ describe('reader settings', () => {
   it('when the user saved settings, a position and a favorite, then the settings response shows them', async () => {
     const saved = { theme: 'dark', epub: { zoom: 120, layout: 'scroll' }, pdf: { layout: 'double' } };
     expect((await stack.client.updateUserReaderSettings({ userId: USERS.dario, settings: saved })).settings).toEqual(saved);
-    const position = await stack.client.saveLastLocation({ tenantId: 6, userId: USERS.dario, issueId: 6001, location: { pdf: { page: 2 } }, expected: undefined });
+    const position = await stack.client.saveLastLocation({
+      tenantId: 6,
+      userId: USERS.dario,
+      issueId: 6001,
+      location: { pdf: { page: 2 } },
+      expected: undefined,
+    });
     stack.peers.favorites.add(`${USERS.dario}:6001`);
     const response = await stack.client.getReaderSettings({ tenantId: 6, userId: USERS.dario, issueId: 6001 });
     expect(response.settings?.user).toEqual(saved);
@@ -301,7 +325,9 @@ describe('reader settings', () => {
 
   it('when a reader-token of another user is sent with the settings request, then it is PERMISSION_DENIED', async () => {
     const anas = await open(USERS.ana, 1001);
-    await expect(stack.client.getReaderSettings({ tenantId: 1, userId: USERS.bruno, issueId: 1001, readerToken: anas.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    await expect(stack.client.getReaderSettings({ tenantId: 1, userId: USERS.bruno, issueId: 1001, readerToken: anas.readerToken })).rejects.toMatchObject({
+      code: 'PERMISSION_DENIED',
+    });
     const mine = (await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001, readerToken: anas.readerToken })).settings!;
     // The exchange resumes the session the reader-token belongs to.
     expect((await stack.client.exchangeSessionToken({ storeTenantId: 1, token: mine.token })).sessionId).toBe(anas.sessionId);
@@ -309,7 +335,7 @@ describe('reader settings', () => {
 });
 
 describe('download record', () => {
-  it("when ana downloads her gift, then every field is there and URLs expire with the grant (2031-06-30 23:59:59)", async () => {
+  it('when ana downloads her gift, then every field is there and URLs expire with the grant (2031-06-30 23:59:59)', async () => {
     const record = (await stack.client.getDownload({ tenantId: 1, userId: USERS.ana, issueId: 1009 })).download!;
     expect(record).toMatchObject({
       id: 1009,
@@ -345,7 +371,11 @@ describe('download record', () => {
     const audio = (await stack.client.getDownload({ tenantId: 1, userId: USERS.bruno, issueId: 1003 })).download!;
     expect(audio).toMatchObject({ fileType: 'audio', epubUrl: undefined, pageUrls: undefined, numberOfPages: undefined, free: true, requireLogin: false });
     expect(audio.audio?.tracks).toHaveLength(2);
-    expect(audio.audio?.tracks[0]).toEqual({ title: 'Track one: the harbour at dawn', url: expect.stringContaining('/tracks/01.mp3?exp='), duration: expect.any(Number) });
+    expect(audio.audio?.tracks[0]).toEqual({
+      title: 'Track one: the harbour at dawn',
+      url: expect.stringContaining('/tracks/01.mp3?exp='),
+      duration: expect.any(Number),
+    });
   });
 
   it('when the user has no access, then the download is PERMISSION_DENIED', async () => {
@@ -354,11 +384,17 @@ describe('download record', () => {
 });
 
 describe('publication manifest (Readium)', () => {
-  const manifest = (userId: number, issueId: number, tenantId = 1, preview = false) => stack.client.getPublicationManifest({ tenantId, userId, issueId, preview });
+  const manifest = (userId: number, issueId: number, tenantId = 1, preview = false) =>
+    stack.client.getPublicationManifest({ tenantId, userId, issueId, preview });
 
   it('when ana asks for her EPUB, then its chapters are links into the package that serve the chapter files, and the package is an alternate', async () => {
     const { publication } = await manifest(USERS.ana, 1001);
-    expect(publication).toMatchObject({ type: reader.PublicationType.PUBLICATION_TYPE_EPUB, title: "The Lighthouse Keeper's Atlas", authors: ['Mara Ellison'], preview: false });
+    expect(publication).toMatchObject({
+      type: reader.PublicationType.PUBLICATION_TYPE_EPUB,
+      title: "The Lighthouse Keeper's Atlas",
+      authors: ['Mara Ellison'],
+      preview: false,
+    });
     expect(publication!.readingOrder.map((link) => link.type)).toEqual(['application/xhtml+xml', 'application/xhtml+xml', 'application/xhtml+xml']);
     const chapter = await fetchBuffer(publication!.readingOrder[0]!.href);
     expect(chapter.status).toBe(200);
@@ -376,7 +412,9 @@ describe('publication manifest (Readium)', () => {
     const key = '1/1001/book.epub';
     const past = Math.floor(Date.now() / 1000) - 10;
     const signer = new MediaUrls(stack.config.MEDIA_PUBLIC_BASE_URL, stack.config.MEDIA_SIGNING_KEY, 60);
-    expect((await fetch(`${stack.config.MEDIA_PUBLIC_BASE_URL}/${key}/~${past}~${signer.signature(packageScope(key), past)}/text/chapter-1.xhtml`)).status).toBe(403);
+    expect(
+      (await fetch(`${stack.config.MEDIA_PUBLIC_BASE_URL}/${key}/~${past}~${signer.signature(packageScope(key), past)}/text/chapter-1.xhtml`)).status,
+    ).toBe(403);
     // One encoded segment, so that the client does not resolve the dots itself.
     expect((await fetch(`${signer.signedPackagePrefix(key)}..%2F..%2Fbook.epub`)).status).toBe(404);
     expect((await fetch(`${signer.signedPackagePrefix(key)}META-INF/nothing.xml`)).status).toBe(404);
@@ -469,6 +507,10 @@ describe('media server', () => {
     const epub = urls().signed('1/1001/book.epub');
     const epubPart = await fetch(epub, { headers: { Range: 'bytes=0-57' } });
     expect(epubPart.status).toBe(206);
-    expect(Buffer.from(await epubPart.arrayBuffer()).subarray(30, 58).toString()).toBe('mimetypeapplication/epub+zip');
+    expect(
+      Buffer.from(await epubPart.arrayBuffer())
+        .subarray(30, 58)
+        .toString(),
+    ).toBe('mimetypeapplication/epub+zip');
   });
 });

@@ -87,7 +87,10 @@ describe('a service killed under load', () => {
       const backAt = Date.now();
       const timeline = () =>
         `back at +${backAt - killedAt} ms; ${rules.recovers}: ` +
-        load.outcomes.filter((o) => o.route === rules.recovers && o.at >= killedAt).map((o) => `+${o.at - killedAt}:${o.status}`).join(' ');
+        load.outcomes
+          .filter((o) => o.route === rules.recovers && o.at >= killedAt)
+          .map((o) => `+${o.at - killedAt}:${o.status}`)
+          .join(' ');
       const recoveredIn = await until(
         async () => {
           const probe = routes().find((route) => route.name === rules.recovers)!;
@@ -106,14 +109,28 @@ describe('a service killed under load', () => {
       const table = `${JSON.stringify(summary(during))}; logged: ${JSON.stringify(await loggedErrors(killedAt))}`;
       const bad = (outcome: Outcome) => outcome.status !== 200 && outcome.status !== 201;
       // Never a 500 or a broken connection; a failure is a 503 that says when to come back.
-      expect(during.filter((outcome) => outcome.status === 0 || outcome.status >= 500 && outcome.status !== 503), table).toEqual([]);
-      expect(during.filter((outcome) => outcome.status === 503 && !outcome.retryAfter), table).toEqual([]);
+      expect(
+        during.filter((outcome) => outcome.status === 0 || (outcome.status >= 500 && outcome.status !== 503)),
+        table,
+      ).toEqual([]);
+      expect(
+        during.filter((outcome) => outcome.status === 503 && !outcome.retryAfter),
+        table,
+      ).toEqual([]);
       // Routes that do not need the service never noticed.
-      expect(during.filter((outcome) => bad(outcome) && !rules.mayFail.includes(outcome.route)), table).toEqual([]);
+      expect(
+        during.filter((outcome) => bad(outcome) && !rules.mayFail.includes(outcome.route)),
+        table,
+      ).toEqual([]);
       // Nothing written before is lost.
-      const listed = await api<{ uuid: string }[]>('GET', '/api/v2/reader/notes', { token: ana.access_token, headers: { ...v2(1, epub.token), ...clientIp() } });
+      const listed = await api<{ uuid: string }[]>('GET', '/api/v2/reader/notes', {
+        token: ana.access_token,
+        headers: { ...v2(1, epub.token), ...clientIp() },
+      });
       expect(listed.body.map((one) => one.uuid)).toContain((written.body as { uuid: string }).uuid);
-      console.info(`${service}: back ${backAt - killedAt} ms after the kill, ${rules.recovers} answered 200 ${recoveredIn} ms after that; ${JSON.stringify(summary(during))}`);
+      console.info(
+        `${service}: back ${backAt - killedAt} ms after the kill, ${rules.recovers} answered 200 ${recoveredIn} ms after that; ${JSON.stringify(summary(during))}`,
+      );
     });
   }
 });

@@ -12,7 +12,6 @@ import { SERVICE_PORTS, sleep, startLoad, summary, type LoadRoute } from './stac
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
-
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
@@ -44,7 +43,10 @@ describe('an upstream that stops answering', () => {
       },
       stdio: 'ignore',
     });
-    await waitFor(async () => ((await fetch(`${url}/healthz`).catch(() => null))?.status === 200 ? true : undefined), { what: 'the second gateway', timeoutMs: 30_000 });
+    await waitFor(async () => ((await fetch(`${url}/healthz`).catch(() => null))?.status === 200 ? true : undefined), {
+      what: 'the second gateway',
+      timeoutMs: 30_000,
+    });
   });
   afterAll(async () => {
     gateway?.kill('SIGTERM');
@@ -102,9 +104,18 @@ describe('an upstream that stops answering', () => {
         `(without the fault: p50 ${percentile(before, 50).toFixed(1)} ms, p99 ${percentile(before, 99).toFixed(1)} ms); ` +
         `notes p50 ${percentile(notesTimes, 50).toFixed(0)} ms, max ${Math.max(...notesTimes).toFixed(0)} ms`,
     );
-    expect(outcomes.filter((o) => o.route !== 'notes' && o.status !== 200), table).toEqual([]);
-    expect(outcomes.filter((o) => o.route === 'notes' && o.status !== 503), table).toEqual([]);
-    expect(outcomes.filter((o) => o.route === 'notes' && !o.retryAfter), table).toEqual([]);
+    expect(
+      outcomes.filter((o) => o.route !== 'notes' && o.status !== 200),
+      table,
+    ).toEqual([]);
+    expect(
+      outcomes.filter((o) => o.route === 'notes' && o.status !== 503),
+      table,
+    ).toEqual([]);
+    expect(
+      outcomes.filter((o) => o.route === 'notes' && !o.retryAfter),
+      table,
+    ).toEqual([]);
     // The gateway's deadline (2 s) plus the breaker's own timeout bound every hung call.
     expect(Math.max(...notesTimes)).toBeLessThan(3_000);
     // Under 100 ms, or, on a machine too busy for that even without the fault, no worse than twice the p99 without it.

@@ -120,8 +120,17 @@ export async function loggedErrors(sinceMs: number, limit = 6): Promise<string[]
         continue;
       }
       if ((entry.level ?? 0) < 50 || Date.parse(entry.time ?? '') < sinceMs) continue;
-      const stack = (entry.err?.stack ?? '').split('\n').slice(1, 4).map((frame) => frame.trim()).join(' < ');
-      found.push(`${name} ${entry.time} ${entry.rpc ?? entry.route ?? ''} ${entry.msg ?? ''} ${entry.err?.type ?? ''}: ${entry.err?.message ?? ''} ${stack}`.slice(0, 700));
+      const stack = (entry.err?.stack ?? '')
+        .split('\n')
+        .slice(1, 4)
+        .map((frame) => frame.trim())
+        .join(' < ');
+      found.push(
+        `${name} ${entry.time} ${entry.rpc ?? entry.route ?? ''} ${entry.msg ?? ''} ${entry.err?.type ?? ''}: ${entry.err?.message ?? ''} ${stack}`.slice(
+          0,
+          700,
+        ),
+      );
     }
   }
   return found.slice(0, limit);

@@ -38,7 +38,10 @@ function validatorFor(operation: Operation, status: string, mediaType: string): 
   const key = `${operation.key} ${status} ${mediaType}`;
   if (validators.has(key)) return validators.get(key);
   const schema = operation.responses[status]?.content?.[mediaType]?.schema;
-  const validator = schema === undefined ? undefined : ajv.compile({ $ref: `openapi#/paths/${pointer(operation.template)}/${operation.method}/responses/${status}/content/${pointer(mediaType)}/schema` });
+  const validator =
+    schema === undefined
+      ? undefined
+      : ajv.compile({ $ref: `openapi#/paths/${pointer(operation.template)}/${operation.method}/responses/${status}/content/${pointer(mediaType)}/schema` });
   if (validator) validators.set(key, validator);
   return validator;
 }

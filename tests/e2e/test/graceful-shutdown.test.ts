@@ -22,7 +22,6 @@ const DRAIN_MS = 10_000;
 /** Closing channels, broker, store and exporting the last spans after the drain (deploy/test's CLOSE_MARGIN_SECONDS). */
 const CLOSE_MARGIN_MS = 10_000;
 
-
 /** Whether a new TCP connection to the port is refused (the listener is closed). */
 function refused(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -56,7 +56,10 @@ describe('integrations through the gateway (running stack)', () => {
     it('when v1 declares manifest 2.0.0, then text must be encrypted: plaintext is refused, ciphertext works', async () => {
       const plain = await api('POST', '/api/v1/integrations/translate', { headers: v1Headers('2.0.0'), body: { text: 'hello world', target_lang: 'es' } });
       expect(plain.status).toBe(422);
-      const sealed = await api('POST', '/api/v1/integrations/translate', { headers: v1Headers('2.0.0'), body: { text: seal('hello world'), target_lang: 'es' } });
+      const sealed = await api('POST', '/api/v1/integrations/translate', {
+        headers: v1Headers('2.0.0'),
+        body: { text: seal('hello world'), target_lang: 'es' },
+      });
       expect(sealed.status).toBe(200);
     });
 
@@ -171,7 +174,11 @@ describe('integrations through the gateway (running stack)', () => {
       expect(foreign.status).toBe(422);
 
       const rate = () =>
-        api('PUT', '/api/v2/reader/integrations/ai-integrations', { token: ana.access_token, headers: v2Headers(), body: { uuid: summary.body.uuid, score: true } });
+        api('PUT', '/api/v2/reader/integrations/ai-integrations', {
+          token: ana.access_token,
+          headers: v2Headers(),
+          body: { uuid: summary.body.uuid, score: true },
+        });
       const first = await rate();
       expect(first.status).toBe(200);
       expect(first.text).toBe('');

@@ -14,7 +14,11 @@ describe('continue reading across two tenants (running stack)', () => {
   const ip = clientIp();
   const headers = (tenantId?: number) => ({ ...ip, ...(tenantId && { 'x-svc-tenant-id': String(tenantId) }) });
   const save = async (tenantId: number, issueId: number, lastLocation: unknown) => {
-    const response = await api('PUT', `/api/v2/reader/${issueId}/last-location`, { token: reader.access_token, headers: headers(tenantId), body: { lastLocation } });
+    const response = await api('PUT', `/api/v2/reader/${issueId}/last-location`, {
+      token: reader.access_token,
+      headers: headers(tenantId),
+      body: { lastLocation },
+    });
     if (response.status !== 200) throw new Error(`saving ${issueId} answered ${response.status}: ${response.text}`);
   };
   const continueReading = (query = '') => api('GET', `/api/v2/user/continue-reading${query}`, { token: reader.access_token, headers: headers() });

@@ -190,9 +190,7 @@ describe('X-AppBase-Version selects the filter keys of library sections (running
   it.each(['1.28.0', '1.28', '1.30.2', '2.0.0', 'v1.28.0'])('when the version is %s (>= 1.28.0), then sections carry filter_params only', async (version) => {
     const library = await get('/api/v2/library', version);
     expect(library.status).toBe(200);
-    expect(library.body.data.map((shelf: Section) => Object.keys(shelf))).toEqual(
-      library.body.data.map(() => ['filter_params', 'title', 'data']),
-    );
+    expect(library.body.data.map((shelf: Section) => Object.keys(shelf))).toEqual(library.body.data.map(() => ['filter_params', 'title', 'data']));
     expect(library.body.data.map((shelf: Section) => shelf.filter_params)).toEqual([
       'section=continue_reading',
       'section=latest_issues',

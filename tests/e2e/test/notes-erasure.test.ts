@@ -64,10 +64,11 @@ describe('erasure after account deletion (running stack)', () => {
       async () => ((await api('GET', '/api/v1/notes', { headers: { host: STORE[1], 'reader-token': audio.token } })).status === 403 ? true : undefined),
       { what: "reader's erasure of the sessions", timeoutMs: 20_000, intervalMs: 250 },
     );
-    await waitFor(
-      async () => ((await reader.listContinueReading({ userId, tenantIds: [1], page: 1, perPage: 6 })).total === 0 ? true : undefined),
-      { what: "reader's erasure of the positions", timeoutMs: 20_000, intervalMs: 250 },
-    );
+    await waitFor(async () => ((await reader.listContinueReading({ userId, tenantIds: [1], page: 1, perPage: 6 })).total === 0 ? true : undefined), {
+      what: "reader's erasure of the positions",
+      timeoutMs: 20_000,
+      intervalMs: 250,
+    });
     // notes erased every note of the user (asked directly: no reader-token of the user can exist any more).
     await waitFor(
       async () => {

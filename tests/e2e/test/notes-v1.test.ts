@@ -57,7 +57,14 @@ describe('notes, API v1 (running stack)', () => {
     const body = draft('atlas');
     const created = await v1('POST', '', anaEpub.token, { body });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ uuid: body.uuid, color: 'yellow', totalLength: 5, epubLocation: body.epubLocation, startPage: null, annotationText: null });
+    expect(created.body).toMatchObject({
+      uuid: body.uuid,
+      color: 'yellow',
+      totalLength: 5,
+      epubLocation: body.epubLocation,
+      startPage: null,
+      annotationText: null,
+    });
     expect(decryptText(anaEpub.token, created.body.totalText)).toBe('atlas');
   });
 
@@ -87,7 +94,13 @@ describe('notes, API v1 (running stack)', () => {
       body: { color: 'green', annotationText: 'second thought', totalText: 'changed', epubLocation: 'elsewhere', startPage: 3 },
     });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ id: created.id, color: 'green', annotationText: 'second thought', epubLocation: created.epubLocation, startPage: null });
+    expect(patched.body).toMatchObject({
+      id: created.id,
+      color: 'green',
+      annotationText: 'second thought',
+      epubLocation: created.epubLocation,
+      startPage: null,
+    });
     expect(decryptText(anaEpub.token, patched.body.totalText)).toBe('channel');
 
     const kept = await v1('PATCH', `/${created.id}`, anaEpub.token, { body: { color: 'green' } });
@@ -118,7 +131,17 @@ describe('notes, API v1 (running stack)', () => {
     const text = 'guiso de lentejas';
     const created = await v1('POST', '', anaPdf.token, {
       host: STORE[2],
-      body: { uuid: uniqueName('pdf'), color: 'orange', totalLength: text.length, totalText: text, startPage: 3, startPageStartOffset: 20, startPageLength: 17, endPage: 3, endPageLength: 17 },
+      body: {
+        uuid: uniqueName('pdf'),
+        color: 'orange',
+        totalLength: text.length,
+        totalText: text,
+        startPage: 3,
+        startPageStartOffset: 20,
+        startPageLength: 17,
+        endPage: 3,
+        endPageLength: 17,
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ startPage: 3, endPage: 3, epubLocation: null });

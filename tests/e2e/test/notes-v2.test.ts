@@ -246,7 +246,11 @@ describe('notes, API v2 (running stack)', () => {
     ['totalLength 0', { totalLength: 0 }, 'totalLength'],
     ['no totalText', { totalText: undefined }, 'totalText'],
     ['epubLocation as a v1 string', { epubLocation: 'text/chapter-1.xhtml' }, 'epubLocation'],
-    ['a page beyond int32', { epubLocationStartCfi: null, epubLocationEndCfi: null, epubChapter: null, epubLocationStartChar: null, epubLocation: null, startPage: 2 ** 31 }, 'startPage'],
+    [
+      'a page beyond int32',
+      { epubLocationStartCfi: null, epubLocationEndCfi: null, epubChapter: null, epubLocationStartChar: null, epubLocation: null, startPage: 2 ** 31 },
+      'startPage',
+    ],
   ])('when the body has %s, then 422 naming the field', async (_what, change, field) => {
     const response = await asAna('POST', '', { ...epubNote(), ...change });
     expect(response.status).toBe(422);

@@ -172,7 +172,10 @@ describe('OPDS catalogs (running stack)', () => {
       // The durations reader measured at ingest, all tracks together.
       const manifest = await api('GET', '/opds/download/1003', { headers: { host: NORTHWIND, ...basic('ana@example.com', anaKey) } });
       const tracks = (manifest.body as { readingOrder: { duration: number }[] }).readingOrder;
-      expect(audiobook.metadata.duration).toBeCloseTo(tracks.reduce((sum, track) => sum + track.duration, 0), 0);
+      expect(audiobook.metadata.duration).toBeCloseTo(
+        tracks.reduce((sum, track) => sum + track.duration, 0),
+        0,
+      );
       expect(audiobook.metadata.duration).toBeGreaterThan(0);
       for (const publication of publications) {
         const png = publication.images?.find((image) => image.type === 'image/png');

@@ -9,11 +9,15 @@ import { api, clientIp, loginByEmail, sharedLogin, type Tokens } from './client.
 
 const NORTHWIND = 'northwind.localhost:8080';
 
-function purchase(issueId: number, token: string | undefined, { host = NORTHWIND, appTenantId, ip = clientIp() } = {} as {
-  host?: string;
-  appTenantId?: number;
-  ip?: Record<string, string>;
-}) {
+function purchase(
+  issueId: number,
+  token: string | undefined,
+  { host = NORTHWIND, appTenantId, ip = clientIp() } = {} as {
+    host?: string;
+    appTenantId?: number;
+    ip?: Record<string, string>;
+  },
+) {
   const query = new URLSearchParams();
   if (token) query.set('token', token);
   if (appTenantId) query.set('app_tenant_id', String(appTenantId));

@@ -16,11 +16,7 @@ describe('reader access (running stack)', () => {
   let anaEpub: ReaderSessionBody; // tenant 1, issue 1001
   let anaSur: ReaderSessionBody; // tenant 2, issue 2001
   beforeAll(async () => {
-    [ana, bruno, fresh] = await Promise.all([
-      sharedLogin('ana@example.com'),
-      sharedLogin('bruno@example.com'),
-      loginByEmail(uniqueEmail('previewer')),
-    ]);
+    [ana, bruno, fresh] = await Promise.all([sharedLogin('ana@example.com'), sharedLogin('bruno@example.com'), loginByEmail(uniqueEmail('previewer'))]);
     [anaEpub, anaSur] = await Promise.all([session(ana.access_token, 1, 1001), session(ana.access_token, 2, 2001)]);
   });
 
@@ -130,8 +126,7 @@ describe('reader access (running stack)', () => {
 
   describe('reader-token on the routes that require one', () => {
     const notes = (jwt: string, headers: Record<string, string>) => api('GET', '/api/v2/reader/notes', { token: jwt, headers });
-    const search = (jwt: string, headers: Record<string, string>) =>
-      api('GET', '/api/v2/reader/issue-text-content?search=keeper', { token: jwt, headers });
+    const search = (jwt: string, headers: Record<string, string>) => api('GET', '/api/v2/reader/issue-text-content?search=keeper', { token: jwt, headers });
 
     it('when the token is valid for the tenant, then notes and search answer 200', async () => {
       expect((await notes(ana.access_token, v2(1, anaEpub.token))).status).toBe(200);

@@ -50,7 +50,7 @@ describe('download records (running stack)', () => {
     [ana, bruno, fresh] = await Promise.all([sharedLogin('ana@example.com'), sharedLogin('bruno@example.com'), loginByEmail(uniqueEmail('offline'))]);
   });
 
-  it("when ana downloads her gift 1009, then every field is there and access ends with the gift, 2031-06-30 23:59:59", async () => {
+  it('when ana downloads her gift 1009, then every field is there and access ends with the gift, 2031-06-30 23:59:59', async () => {
     const response = await download(ana.access_token, 1, 1009);
     expect(response.status).toBe(200);
     const record = response.body;
@@ -119,7 +119,15 @@ describe('download records (running stack)', () => {
     const response = await download(fresh.access_token, 1, 1003);
     expect(response.status).toBe(200);
     const record = response.body;
-    expect(record).toMatchObject({ file_type: 'audio', free: true, require_login: 0, file_url: null, packed_file_url: null, files_urls: null, number_of_pages: null });
+    expect(record).toMatchObject({
+      file_type: 'audio',
+      free: true,
+      require_login: 0,
+      file_url: null,
+      packed_file_url: null,
+      files_urls: null,
+      number_of_pages: null,
+    });
     expect(record.tracks).toHaveLength(2);
     const track = await fetchContent(record.tracks[1].url);
     const metadata = await parseBuffer(track.bytes, { mimeType: 'audio/mpeg' }, { duration: true });

@@ -192,7 +192,9 @@ describe('continue reading across two tenants (running stack)', () => {
   it('when the client asks GET /api/v2/user/continue-reading, then the same order with page meta, per_page 6 by default', async () => {
     const response = await api('GET', '/api/v2/user/continue-reading', { token: ana.access_token });
     expect(response.status).toBe(200);
-    expect(response.body.data.slice(0, 4).map((issue: { id: number; tenant_id: number }) => ({ tenantId: issue.tenant_id, issueId: issue.id }))).toEqual(expected);
+    expect(response.body.data.slice(0, 4).map((issue: { id: number; tenant_id: number }) => ({ tenantId: issue.tenant_id, issueId: issue.id }))).toEqual(
+      expected,
+    );
     expect(response.body.meta).toMatchObject({ current_page: 1, per_page: 6 });
   });
 

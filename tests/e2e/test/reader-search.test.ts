@@ -22,7 +22,10 @@ describe('in-issue text search (running stack)', () => {
   });
 
   const searchV2 = (tenantId: number, readerToken: string, search: string) =>
-    api<Hit[]>('GET', `/api/v2/reader/issue-text-content?search=${encodeURIComponent(search)}`, { token: ana.access_token, headers: v2(tenantId, readerToken) });
+    api<Hit[]>('GET', `/api/v2/reader/issue-text-content?search=${encodeURIComponent(search)}`, {
+      token: ana.access_token,
+      headers: v2(tenantId, readerToken),
+    });
   const searchV1 = (host: string, readerToken: string, issueId: number, search: string) =>
     api<Hit[]>('GET', `/api/v1/issue-text-content?issue_id=${issueId}&search=${encodeURIComponent(search)}`, {
       headers: { host, 'reader-token': readerToken },

@@ -58,7 +58,7 @@ describe('reader settings and the v1 session exchange (running stack)', () => {
     }
   });
 
-  it("when a saved position and user settings exist, then the settings show them", async () => {
+  it('when a saved position and user settings exist, then the settings show them', async () => {
     const lastLocation = { chapterHref: 'text/chapter-3.xhtml', cfi: 'epubcfi(/6/6[chapter-3]!/4/2)' };
     await api('PUT', '/api/v2/reader/1001/last-location', { token: ana.access_token, headers: v2(1), body: { lastLocation } });
     const response = await settingsOf(ana.access_token, 1, 1001);
@@ -80,7 +80,13 @@ describe('reader settings and the v1 session exchange (running stack)', () => {
     const opened = await exchange(STORE[1], { token: settings.body.token, reader: 'web-engine', engine_host: 'proxied', preview: false });
     expect(opened.status).toBe(200);
     const readerSession = opened.body;
-    expect(readerSession).toMatchObject({ id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/), token: expect.any(String), custom_preview: false, files_urls: null, tracks: null });
+    expect(readerSession).toMatchObject({
+      id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+      token: expect.any(String),
+      custom_preview: false,
+      files_urls: null,
+      tracks: null,
+    });
     expect(readerSession.spine).toHaveLength(3);
     expect(readerSession.file_url).toMatch(/\/media\/1\/1001\/book\.epub\?exp=\d+&sig=/);
 

@@ -151,13 +151,20 @@ describe('global search (running stack)', () => {
     ana = await sharedLogin('ana@example.com');
   });
 
-  it("when ana searches everywhere, then what she can read in both of her tenants comes in one ranking, each with tenant_id", async () => {
+  it('when ana searches everywhere, then what she can read in both of her tenants comes in one ranking, each with tenant_id', async () => {
     // Mara Ellison writes in Northwind, Lucía Ferreyra in Editorial Sur.
     const response = await search('mara lucia');
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ filter_name: 'search', filter_value: 'mara lucia', title: 'Search results' });
     const found = (response.body.data as Item[]).map((item) => [item.tenant_id, item.id]);
-    expect(found).toEqual(expect.arrayContaining([[1, 1001], [1, 1009], [2, 2001], [2, 2003]]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        [1, 1001],
+        [1, 1009],
+        [2, 2001],
+        [2, 2003],
+      ]),
+    );
     expect(new Set(found.map(([tenantId]) => tenantId))).toEqual(new Set([1, 2]));
     for (const item of response.body.data as Item[]) expect(Object.keys(item)).toEqual(ISSUE_SUMMARY_KEYS);
     expect(response.body.meta).toMatchObject({ current_page: 1, per_page: 8 });

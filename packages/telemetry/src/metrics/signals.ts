@@ -48,7 +48,7 @@ const consumerBacklog = new Gauge({
 
 const deadLetterQueue = new Gauge({
   name: 'folio_dead_letter_queue_messages',
-  help: 'Messages waiting in a consumer\'s dead-letter queue for an operator, by consumer queue.',
+  help: "Messages waiting in a consumer's dead-letter queue for an operator, by consumer queue.",
   labelNames: ['queue'],
   registers,
 });

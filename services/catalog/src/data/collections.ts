@@ -19,7 +19,14 @@ export class CollectionRepository implements CollectionStore {
 
   async upsertMany(inputs: CollectionInput[], now = new Date()): Promise<UpsertResult<CollectionDoc>> {
     const ids = inputs.map((input) => collectionId(input.tenant_id, input.slug));
-    const existing = new Map((await this.model.find({ _id: { $in: ids } }).lean<CollectionDoc[]>().exec()).map((doc) => [doc._id, doc]));
+    const existing = new Map(
+      (
+        await this.model
+          .find({ _id: { $in: ids } })
+          .lean<CollectionDoc[]>()
+          .exec()
+      ).map((doc) => [doc._id, doc]),
+    );
     const result: UpsertResult<CollectionDoc> = { inserted: 0, updated: 0, unchanged: 0, written: [] };
     for (const input of inputs) {
       const _id = collectionId(input.tenant_id, input.slug);

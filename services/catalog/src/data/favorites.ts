@@ -14,7 +14,12 @@ export class FavoriteRepository implements FavoriteStore {
 
   async exists(key: FavoriteKey): Promise<boolean> {
     // A findOne by _id: the lookup shape every store serves from its index (docs/architecture.md, Request path).
-    return (await this.model.findOne({ _id: favoriteId(key) }, { _id: 1 }).lean().exec()) !== null;
+    return (
+      (await this.model
+        .findOne({ _id: favoriteId(key) }, { _id: 1 })
+        .lean()
+        .exec()) !== null
+    );
   }
 
   /** True when this call created the favorite; false when it already existed. */

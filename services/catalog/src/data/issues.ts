@@ -47,7 +47,11 @@ export class IssueRepository implements IssueStore {
     const existing = new Map<number, IssueDoc>();
     for (let i = 0; i < inputs.length; i += 500) {
       const ids = inputs.slice(i, i + 500).map((input) => input._id);
-      for (const doc of await this.model.find({ _id: { $in: ids } }).lean<IssueDoc[]>().exec()) existing.set(doc._id, doc);
+      for (const doc of await this.model
+        .find({ _id: { $in: ids } })
+        .lean<IssueDoc[]>()
+        .exec())
+        existing.set(doc._id, doc);
     }
     const result: UpsertResult<IssueDoc> = { inserted: 0, updated: 0, unchanged: 0, written: [] };
     const writes: IssueDoc[] = [];

@@ -16,9 +16,7 @@ export class ContinueReading {
     const page = pageParam(request.page);
     const perPage = perPageParam(request.perPage, CONTINUE_READING_DEFAULT_PER_PAGE);
     const tenantIds = [...new Set(request.tenantIds.filter((id) => id > 0))];
-    const { positions, total } = tenantIds.length
-      ? await this.deps.reading.list(request.userId, tenantIds, page, perPage)
-      : { positions: [], total: 0 };
+    const { positions, total } = tenantIds.length ? await this.deps.reading.list(request.userId, tenantIds, page, perPage) : { positions: [], total: 0 };
     const data: ListedIssue[] = positions.flatMap((position) => {
       const issue = tenantIds.includes(position.tenantId) ? this.deps.view.issue(position.tenantId, position.issueId) : undefined;
       return issue ? [{ issue }] : [];

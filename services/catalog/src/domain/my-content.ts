@@ -35,9 +35,7 @@ type Source = readonly IssueRecord[];
 const listed = (issue: IssueRecord) => issue.type !== 'physical';
 
 export class MyContent {
-  constructor(
-    private readonly deps: { view: CatalogView; access: AccessPort; cursors: CursorCodec },
-  ) {}
+  constructor(private readonly deps: { view: CatalogView; access: AccessPort; cursors: CursorCodec }) {}
 
   async list(request: MyContentRequest): Promise<{ section: SectionView; meta: CursorMetaView }> {
     const perPage = perPageParam(request.perPage, MY_CONTENT_DEFAULT_PER_PAGE);

@@ -106,7 +106,11 @@ export function wantsFilterParams(appBaseVersion: string | undefined): boolean {
 }
 
 /** The filter keys of a library section for the client's version. */
-export function libraryFilterKeys(name: string, value: string, appBaseVersion: string | undefined): Pick<SectionView, 'filterName' | 'filterValue' | 'filterParams'> {
+export function libraryFilterKeys(
+  name: string,
+  value: string,
+  appBaseVersion: string | undefined,
+): Pick<SectionView, 'filterName' | 'filterValue' | 'filterParams'> {
   if (wantsFilterParams(appBaseVersion)) return { filterParams: new URLSearchParams({ [name]: value }).toString() };
   return { filterName: name, filterValue: value };
 }

@@ -343,7 +343,8 @@ export class SearchIndex<D extends Searchable> {
   /** An index answering exactly as the one snapshot() was taken from; `docs` are its documents in slot order. */
   static restore<D extends Searchable>(docs: D[], snapshot: IndexSnapshot): SearchIndex<D> {
     const { terms, offsets, postings } = snapshot;
-    if (offsets.length !== terms.length + 1 || offsets[terms.length] !== postings.length) throw new Error('index snapshot: offsets do not match terms and postings');
+    if (offsets.length !== terms.length + 1 || offsets[terms.length] !== postings.length)
+      throw new Error('index snapshot: offsets do not match terms and postings');
     const index = new SearchIndex<D>();
     for (let i = 0; i < terms.length; i++) index.postings.set(terms[i]!, postings.subarray(offsets[i]!, offsets[i + 1]!));
     for (const [slot, doc] of docs.entries()) {

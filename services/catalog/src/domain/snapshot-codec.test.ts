@@ -43,7 +43,8 @@ function search(view: CatalogView, tenantId: number, query: string) {
 function sampleView(): CatalogView {
   const view = new CatalogView();
   for (let id = 1; id <= 120; id++) view.upsertIssue(toIssueRecord(issueDoc(id, id % 3 === 0 ? 2 : 1)));
-  for (let id = 1; id <= 30; id++) view.upsertIssue(toIssueRecord(issueDoc(id, 1, { name: `Revised ${id} atlas`, updated_at: new Date(Date.UTC(2025, 1, 1)) })));
+  for (let id = 1; id <= 30; id++)
+    view.upsertIssue(toIssueRecord(issueDoc(id, 1, { name: `Revised ${id} atlas`, updated_at: new Date(Date.UTC(2025, 1, 1)) })));
   for (let id = 100; id <= 110; id++) view.removeIssue(id);
   view.upsertCollection({ tenantId: 1, slug: 'fiction', title: { en: 'Fiction', es: 'Ficción' }, position: 1 });
   view.upsertCollection({ tenantId: 2, slug: 'magazines', title: { en: 'Magazines' }, position: 2 });
@@ -51,7 +52,21 @@ function sampleView(): CatalogView {
   return view;
 }
 
-const QUERIES = ['cafe', 'cronicas rio', 'strasse', 'keepers', 'keeper', 'the', 'de la', 'atl', 'revised atlas', 'dvorak concei', 'nothing-here', 'northwind', 'edit'];
+const QUERIES = [
+  'cafe',
+  'cronicas rio',
+  'strasse',
+  'keepers',
+  'keeper',
+  'the',
+  'de la',
+  'atl',
+  'revised atlas',
+  'dvorak concei',
+  'nothing-here',
+  'northwind',
+  'edit',
+];
 
 describe('catalog snapshot codec', () => {
   it('when a view is encoded and decoded, then the restored view answers every search and listing identically', async () => {
@@ -67,7 +82,17 @@ describe('catalog snapshot codec', () => {
     for (const tenantId of [1, 2]) {
       for (const query of QUERIES) expect(search(restored, tenantId, query), `${tenantId} ${query}`).toEqual(search(original, tenantId, query));
       expect(restored.tenant(tenantId)!.latest()).toEqual(original.tenant(tenantId)!.latest());
-      expect(restored.tenant(tenantId)!.inCollection('magazines').map((issue) => issue.id)).toEqual(original.tenant(tenantId)!.inCollection('magazines').map((issue) => issue.id));
+      expect(
+        restored
+          .tenant(tenantId)!
+          .inCollection('magazines')
+          .map((issue) => issue.id),
+      ).toEqual(
+        original
+          .tenant(tenantId)!
+          .inCollection('magazines')
+          .map((issue) => issue.id),
+      );
       expect(restored.tenant(tenantId)!.collectionList()).toEqual(original.tenant(tenantId)!.collectionList());
     }
   });
@@ -83,7 +108,8 @@ describe('catalog snapshot codec', () => {
       view.prepare();
     }
     for (const tenantId of [1, 2]) {
-      for (const query of [...QUERIES, 'zanzibar', 'moved']) expect(search(restored, tenantId, query), `${tenantId} ${query}`).toEqual(search(original, tenantId, query));
+      for (const query of [...QUERIES, 'zanzibar', 'moved'])
+        expect(search(restored, tenantId, query), `${tenantId} ${query}`).toEqual(search(original, tenantId, query));
     }
   });
 

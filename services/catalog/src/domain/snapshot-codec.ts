@@ -107,7 +107,9 @@ export async function decodeSnapshot(bytes: Buffer): Promise<ViewSnapshot> {
     throw new UnusableSnapshotError(`snapshot bytes do not decode: ${(error as Error).message}`);
   }
   if (payload?.format !== SNAPSHOT_FORMAT || payload.fingerprint !== SNAPSHOT_FINGERPRINT) {
-    throw new UnusableSnapshotError(`snapshot format ${String(payload?.format)}/${String(payload?.fingerprint)} is not ${SNAPSHOT_FORMAT}/${SNAPSHOT_FINGERPRINT}`);
+    throw new UnusableSnapshotError(
+      `snapshot format ${String(payload?.format)}/${String(payload?.fingerprint)} is not ${SNAPSHOT_FORMAT}/${SNAPSHOT_FINGERPRINT}`,
+    );
   }
   try {
     return {

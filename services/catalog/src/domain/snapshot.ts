@@ -28,7 +28,9 @@ export type ViewLoad =
   | { source: 'snapshot'; snapshotId: string; issues: number; caughtUp: number; ms: number; restoreMs: number }
   | { source: 'database'; issues: number; collections: number; ms: number; indexMs: number; snapshotIgnored?: string };
 
-export type SnapshotWrite = { written: true; snapshotId: string; bytes: number; chunks: number; ms: number; blockingMs: number } | { written: false; reason: 'unchanged' | 'head is current' | 'claimed by another replica' };
+export type SnapshotWrite =
+  | { written: true; snapshotId: string; bytes: number; chunks: number; ms: number; blockingMs: number }
+  | { written: false; reason: 'unchanged' | 'head is current' | 'claimed by another replica' };
 
 /** A snapshot older than this (by high-water mark) is rewritten even if nothing changed. */
 const SNAPSHOT_MAX_AGE_MS = 30 * 60_000;
@@ -57,7 +59,14 @@ export class CatalogSnapshots {
       this.saved(this.deps.sync.changeCount, restored.watermark);
       const caughtUp = await this.deps.sync.catchUp();
       this.deps.sync.prepare();
-      return { source: 'snapshot', snapshotId: restored.snapshot_id, issues: this.deps.view.issueCount, caughtUp, ms: Math.round(performance.now() - started), restoreMs };
+      return {
+        source: 'snapshot',
+        snapshotId: restored.snapshot_id,
+        issues: this.deps.view.issueCount,
+        caughtUp,
+        ms: Math.round(performance.now() - started),
+        restoreMs,
+      };
     }
     const loaded = await this.deps.sync.load();
     if (this.options.intervalMs > 0) this.writeInBackground();

@@ -7,15 +7,7 @@
 // events published meanwhile were missed; while the broker stays down, the
 // caches' TTLs bound what a user sees (ACCESS_CACHE_TTL_MS, TENANT_CACHE_TTL_MS).
 import type { Logger } from '@folio/logger';
-import {
-  accessChangeOf,
-  ACCESS_CHANGED,
-  subscribeBroadcast,
-  tenantUpdateOf,
-  TENANT_UPDATED,
-  type BroadcastSubscription,
-  type Broker,
-} from '@folio/messaging';
+import { accessChangeOf, ACCESS_CHANGED, subscribeBroadcast, tenantUpdateOf, TENANT_UPDATED, type BroadcastSubscription, type Broker } from '@folio/messaging';
 
 export interface AccessCache {
   forget(scope?: { tenantId?: number; userId?: number }): void;

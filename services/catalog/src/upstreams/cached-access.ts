@@ -31,7 +31,12 @@ export class CachedAccess implements AccessPort {
     settings: AccessCacheSettings,
   ) {
     this.offerCache = new ReferenceCache({ name: 'catalog-offers', ttlMs: settings.ttlMs, maxEntries: settings.maxEntries, now: settings.now });
-    this.accessibleCache = new ReferenceCache({ name: 'catalog-accessible', ttlMs: settings.ttlMs, maxEntries: Math.max(100, Math.floor(settings.maxEntries / 10)), now: settings.now });
+    this.accessibleCache = new ReferenceCache({
+      name: 'catalog-accessible',
+      ttlMs: settings.ttlMs,
+      maxEntries: Math.max(100, Math.floor(settings.maxEntries / 10)),
+      now: settings.now,
+    });
   }
 
   async offers(tenantId: number, userId: number, issueIds: readonly number[]): Promise<Map<number, Offer>> {

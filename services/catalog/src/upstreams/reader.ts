@@ -18,10 +18,7 @@ export class ReaderPositions implements ReadingPositionsPort {
 
   async list(userId: number, tenantIds: readonly number[], page: number, perPage: number): Promise<{ positions: ReadingPosition[]; total: number }> {
     try {
-      const response = await this.client.listContinueReading(
-        { userId, tenantIds: [...tenantIds], page, perPage },
-        { deadlineMs: this.options.deadlineMs },
-      );
+      const response = await this.client.listContinueReading({ userId, tenantIds: [...tenantIds], page, perPage }, { deadlineMs: this.options.deadlineMs });
       return {
         positions: response.positions.map((position) => ({ tenantId: position.tenantId, issueId: position.issueId, readAt: position.readAt })),
         total: response.total,

@@ -34,7 +34,12 @@ export class MongoCartRepository implements CartRepository {
   }
 
   async find(tenantId: number, userId: number): Promise<CartDoc | null> {
-    return (await this.model.findOne({ _id: cartId(tenantId, userId), tenant_id: tenantId }).lean<CartDoc>().exec()) ?? null;
+    return (
+      (await this.model
+        .findOne({ _id: cartId(tenantId, userId), tenant_id: tenantId })
+        .lean<CartDoc>()
+        .exec()) ?? null
+    );
   }
 
   /** Empties the cart if it still holds the paid checkout (a newer purchase redirect may have refilled it). */

@@ -36,7 +36,15 @@ export class LocalTestPaymentProvider implements PaymentProvider {
   readonly testMode = true;
   readonly fields: PaymentField[] = [
     { name: 'cardholder_name', label: 'cardholder_name', autocomplete: 'cc-name', inputmode: 'text', maxlength: 100, keep: true },
-    { name: 'card_number', label: 'card_number', autocomplete: 'cc-number', inputmode: 'numeric', placeholder: '4242 4242 4242 4242', maxlength: 23, keep: false },
+    {
+      name: 'card_number',
+      label: 'card_number',
+      autocomplete: 'cc-number',
+      inputmode: 'numeric',
+      placeholder: '4242 4242 4242 4242',
+      maxlength: 23,
+      keep: false,
+    },
     { name: 'card_expiry', label: 'card_expiry', autocomplete: 'cc-exp', inputmode: 'numeric', placeholder: 'MM/YY', maxlength: 7, keep: false },
     { name: 'card_cvc', label: 'card_cvc', autocomplete: 'cc-csc', inputmode: 'numeric', placeholder: '123', maxlength: 4, keep: false },
   ];

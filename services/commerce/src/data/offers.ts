@@ -49,7 +49,11 @@ export class MongoOfferRepository implements OfferRepository {
     if (!tenantIds.length || !issueIds.length) return [];
     const ids = [...new Set(issueIds)];
     // A plan listing thousands of issues: one query beats thousands of lookups.
-    if (ids.length > MAX_LOOKUPS) return this.model.find({ tenant_id: { $in: tenantIds }, _id: { $in: ids } }).lean<OfferDoc[]>().exec();
+    if (ids.length > MAX_LOOKUPS)
+      return this.model
+        .find({ tenant_id: { $in: tenantIds }, _id: { $in: ids } })
+        .lean<OfferDoc[]>()
+        .exec();
     const tenants = new Set(tenantIds);
     const offers = await Promise.all(ids.map((id) => this.model.findById(id).lean<OfferDoc>().exec()));
     return offers.filter((offer): offer is OfferDoc => offer !== null && tenants.has(offer.tenant_id));

@@ -9,16 +9,7 @@
 // insert with a unique key, which it does enforce.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { modelOn } from '@folio/mongo';
-import type {
-  CartRecord,
-  DiscountRecord,
-  GrantRecord,
-  OfferRecord,
-  OrderRecord,
-  PriceRecord,
-  SubscriptionRecord,
-  WebSessionRecord,
-} from '../domain/store.js';
+import type { CartRecord, DiscountRecord, GrantRecord, OfferRecord, OrderRecord, PriceRecord, SubscriptionRecord, WebSessionRecord } from '../domain/store.js';
 
 // The records are the domain's (domain/store.ts), stored as they are: a
 // document is a record with the same field names.

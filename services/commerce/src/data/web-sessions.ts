@@ -15,7 +15,10 @@ export class MongoWebSessionRepository implements WebSessionRepository {
   /** The live session of a cookie value in this tenant's store, or null. */
   async findLive(sessionId: string, tenantId: number, now: Date): Promise<WebSessionDoc | null> {
     if (!sessionId) return null;
-    const session = await this.model.findOne({ _id: hashSessionId(sessionId), tenant_id: tenantId }).lean<WebSessionDoc>().exec();
+    const session = await this.model
+      .findOne({ _id: hashSessionId(sessionId), tenant_id: tenantId })
+      .lean<WebSessionDoc>()
+      .exec();
     return session && session.expires_at.getTime() > now.getTime() ? session : null;
   }
 

@@ -4,7 +4,6 @@ import { notFound } from '@folio/errors';
 import {
   canBeBought,
   decideAccess,
-
   offerView,
   planCovers,
   stronger,
@@ -61,10 +60,7 @@ export class AccessQueries {
     const now = this.clock.now();
     const owner = await this.owners.of(userId);
     const [grants, plans] = owner
-      ? await Promise.all([
-          this.store.grants.liveFor(owner, [tenantId], now, [...offers.keys()]),
-          this.store.subscriptions.activeFor(owner, [tenantId], now),
-        ])
+      ? await Promise.all([this.store.grants.liveFor(owner, [tenantId], now, [...offers.keys()]), this.store.subscriptions.activeFor(owner, [tenantId], now)])
       : [[] as GrantRecord[], [] as SubscriptionRecord[]];
     const result: IssueAccess[] = [];
     for (const issueId of wanted) {
@@ -148,4 +144,3 @@ export class AccessQueries {
     return { issues, wholeTenants };
   }
 }
-

@@ -61,10 +61,7 @@ export function priceIn(offer: OfferRecord, currency: string, now: Date): PriceV
   if (!price) return null;
   const discount = price.discount;
   const running =
-    discount &&
-    discount.amount >= 0 &&
-    discount.amount < price.amount &&
-    (!discount.ends_at || new Date(discount.ends_at).getTime() > now.getTime());
+    discount && discount.amount >= 0 && discount.amount < price.amount && (!discount.ends_at || new Date(discount.ends_at).getTime() > now.getTime());
   return {
     currency: wanted,
     amount: price.amount,

@@ -37,14 +37,7 @@ export interface PurchaseCompletedPayload {
   paid_at: string;
 }
 
-export type CheckoutNotice =
-  | 'form_expired'
-  | 'cart_changed'
-  | 'processing'
-  | 'nothing_to_pay'
-  | 'fix_fields'
-  | 'payment_failed'
-  | DeclineKey;
+export type CheckoutNotice = 'form_expired' | 'cart_changed' | 'processing' | 'nothing_to_pay' | 'fix_fields' | 'payment_failed' | DeclineKey;
 
 export interface CheckoutLine {
   issueId: number;

@@ -10,12 +10,7 @@
 // retried checkout is never charged twice.
 
 /** Message keys the page translates (see web/messages.ts). */
-export type PaymentFieldErrorKey =
-  | 'cardholder_name_required'
-  | 'card_number_invalid'
-  | 'card_expiry_invalid'
-  | 'card_expired'
-  | 'card_cvc_invalid';
+export type PaymentFieldErrorKey = 'cardholder_name_required' | 'card_number_invalid' | 'card_expiry_invalid' | 'card_expired' | 'card_cvc_invalid';
 export type DeclineKey = 'card_declined' | 'test_card_only';
 
 export interface PaymentField {

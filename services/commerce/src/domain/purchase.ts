@@ -42,12 +42,7 @@ export function returnUrl(scheme: string, issueId: number): string {
  *    when that tenant has none);
  * 3. otherwise: the default app scheme.
  */
-export async function resolveReturnScheme(
-  current: TenantInfo,
-  appTenantId: number | undefined,
-  tenants: Tenants,
-  defaultScheme: string,
-): Promise<string> {
+export async function resolveReturnScheme(current: TenantInfo, appTenantId: number | undefined, tenants: Tenants, defaultScheme: string): Promise<string> {
   if (!appTenantId || appTenantId === GENERIC_APP_TENANT_ID) return defaultScheme;
   if (appTenantId !== current.id && appTenantId !== current.aggregatorId) return defaultScheme;
   const appTenant = appTenantId === current.id ? current : await tenants.find(appTenantId);

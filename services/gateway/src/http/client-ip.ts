@@ -70,11 +70,7 @@ export function trustedProxies(entries: readonly string[]): TrustPredicate {
  * An unreadable entry ends the walk at the last trusted hop: a proxy that
  * forwards garbage is the best we know.
  */
-export function resolveClientIp(
-  socketAddress: string | undefined,
-  forwardedFor: string | string[] | undefined,
-  isTrusted: TrustPredicate,
-): string {
+export function resolveClientIp(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, isTrusted: TrustPredicate): string {
   const peer = normalizeAddress(socketAddress ?? '') ?? 'unknown';
   if (!isTrusted(peer) || forwardedFor === undefined) return peer;
   const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor)

@@ -27,7 +27,10 @@ export function positiveInt(raw: string | undefined): number | undefined {
 
 /** `es`, `ES`, `es-AR` → `es`; anything unknown or absent → `en`. */
 export function langOf(raw: string | undefined): Lang {
-  const primary = raw?.trim().toLowerCase().split(/[-_,;\s]/)[0];
+  const primary = raw
+    ?.trim()
+    .toLowerCase()
+    .split(/[-_,;\s]/)[0];
   return (LANGS as readonly string[]).includes(primary ?? '') ? (primary as Lang) : 'en';
 }
 

@@ -42,10 +42,7 @@ export function healthRouter(redis: Redis, upstreams: Upstreams, timeoutMs = 1_0
   router.get('/readyz', async (req, res) => {
     const verbose = wantsVerbose(req.query);
     // Upstreams are only probed when asked for: a readiness probe stays one Redis round trip.
-    const [redisOk, services] = await Promise.all([
-      redisReady(redis, timeoutMs),
-      verbose ? upstreamHealth(upstreams, timeoutMs) : undefined,
-    ]);
+    const [redisOk, services] = await Promise.all([redisReady(redis, timeoutMs), verbose ? upstreamHealth(upstreams, timeoutMs) : undefined]);
     const checks = { redis: redisOk };
     const ready = Object.values(checks).every(Boolean);
     res.status(ready ? 200 : 503).json({

@@ -19,7 +19,14 @@ import type { Logger } from '@folio/logger';
 import { stateOf } from './context.js';
 
 /** Client headers that go upstream: ranges and revalidation. Nothing else (no Cookie, no Authorization). */
-const FORWARDED_REQUEST_HEADERS = ['range', 'if-range', 'if-none-match', 'if-modified-since', 'access-control-request-method', 'access-control-request-headers'] as const;
+const FORWARDED_REQUEST_HEADERS = [
+  'range',
+  'if-range',
+  'if-none-match',
+  'if-modified-since',
+  'access-control-request-method',
+  'access-control-request-headers',
+] as const;
 
 /** Upstream headers relayed to the client. */
 const RELAYED_RESPONSE_HEADERS = [

@@ -155,9 +155,7 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
 export type Route = RouteSpec<AnyObject, AnyObject, z.ZodType>;
 
 /** Declares one route; the generic parameters give its handler typed params, query and body. */
-export function route<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, B extends z.ZodType = z.ZodType>(
-  spec: RouteSpec<P, Q, B>,
-): Route {
+export function route<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, B extends z.ZodType = z.ZodType>(spec: RouteSpec<P, Q, B>): Route {
   return spec as unknown as Route;
 }
 

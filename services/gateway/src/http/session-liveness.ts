@@ -4,10 +4,7 @@
 // once it has ended. An absent or unreadable key means "unknown": the gateway
 // then asks identity (CheckSession), which writes the key again.
 
-export type Liveness =
-  | { state: 'live'; userId: number; email: string; admin: boolean }
-  | { state: 'ended' }
-  | { state: 'unknown' };
+export type Liveness = { state: 'live'; userId: number; email: string; admin: boolean } | { state: 'ended' } | { state: 'unknown' };
 
 const UNKNOWN: Liveness = { state: 'unknown' };
 

@@ -12,7 +12,11 @@ import type { TenantDirectory } from '../upstreams/tenants.js';
 /** `Sur.Localhost:8080` → `sur.localhost`; undefined for anything that is not a plain host name. */
 export function storeDomainOf(host: string | undefined): string | undefined {
   if (!host) return undefined;
-  const name = host.trim().toLowerCase().replace(/:\d{1,5}$/, '').replace(/\.$/, '');
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/:\d{1,5}$/, '')
+    .replace(/\.$/, '');
   return /^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)*$/.test(name) && name.length <= 253 ? name : undefined;
 }
 

@@ -121,7 +121,14 @@ export interface CoverImage {
   height?: number;
 }
 
-const RASTER_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif' };
+const RASTER_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+};
 
 /**
  * The images of a cover, raster first (OPDS 2.0 requires one, and e-readers

@@ -79,10 +79,9 @@ function publicationEntry(entry: PublicationEntry, updated: string): string {
     entry.numberOfPages ? `<dc:extent>${entry.numberOfPages} pages</dc:extent>` : '',
     entry.duration ? `<dc:extent>${playingTime(entry.duration)}</dc:extent>` : '',
     // The first image is the raster one when there is one: e-readers draw no SVG.
-    ...coverImagesOf(entry.coverUrl).slice(0, 1).flatMap((image) => [
-      link({ rel: REL.image, href: image.href, type: image.type }),
-      link({ rel: REL.thumbnail, href: image.href, type: image.type }),
-    ]),
+    ...coverImagesOf(entry.coverUrl)
+      .slice(0, 1)
+      .flatMap((image) => [link({ rel: REL.image, href: image.href, type: image.type }), link({ rel: REL.thumbnail, href: image.href, type: image.type })]),
     ...entry.acquisitions.map((acquisition) =>
       link({
         rel: relOf(acquisition.kind),

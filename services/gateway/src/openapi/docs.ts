@@ -6,14 +6,7 @@ import { dirname } from 'node:path';
 import { Router } from 'express';
 import type { OpenApiDocument } from './document.js';
 
-const ASSETS = new Set([
-  'swagger-ui.css',
-  'index.css',
-  'swagger-ui-bundle.js',
-  'swagger-ui-standalone-preset.js',
-  'favicon-16x16.png',
-  'favicon-32x32.png',
-]);
+const ASSETS = new Set(['swagger-ui.css', 'index.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-16x16.png', 'favicon-32x32.png']);
 
 const PAGE = `<!doctype html>
 <html lang="en">

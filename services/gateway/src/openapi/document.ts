@@ -13,7 +13,7 @@ const PARAMETERS = {
     name: 'X-Svc-Tenant-Id',
     in: 'header',
     required: true,
-    description: 'Tenant of a single-tenant endpoint (an issue\'s `tenant_id`). Missing, malformed or unknown: 412.',
+    description: "Tenant of a single-tenant endpoint (an issue's `tenant_id`). Missing, malformed or unknown: 412.",
     schema: { type: 'integer', minimum: 1 },
   },
   CustomAppTenantId: {
@@ -204,7 +204,7 @@ export function buildOpenApiDocument(routes: readonly Route[], options: { server
       version: options.version ?? '2.0.0',
       description:
         'Digital publications reader and library. API v2 under /api/v2 (JWT bearer, tenant headers); the reader API v1 and the ' +
-        'purchase redirect on a tenant\'s store (the gateway reached with the tenant\'s domain as Host). Errors are JSON ' +
+        "purchase redirect on a tenant's store (the gateway reached with the tenant's domain as Host). Errors are JSON " +
         '`{"message"}`; validation errors (422) add `errors` keyed by field name as sent. 429 and 503 carry Retry-After.',
     },
     servers: [{ url: options.serverUrl }],

@@ -14,11 +14,14 @@ type Version = 'v1' | 'v2';
 
 const MANIFEST_VERSION_HEADER = 'X-Reader-Manifest-Version';
 
-const text = z.string().min(1).meta({
-  description:
-    'Encrypted with the reader session key (base64 of iv, ciphertext, tag). v1 clients below manifest 2.0.0 send plaintext. ' +
-    'Limits are checked on the payload as sent and on the decrypted text (see the spec).',
-});
+const text = z
+  .string()
+  .min(1)
+  .meta({
+    description:
+      'Encrypted with the reader session key (base64 of iv, ciphertext, tag). v1 clients below manifest 2.0.0 send plaintext. ' +
+      'Limits are checked on the payload as sent and on the decrypted text (see the spec).',
+  });
 const lang = z.string().min(2).max(16);
 
 const translateBody = z.object({ text, target_lang: lang.optional() });
@@ -26,12 +29,14 @@ const listenBody = z.object({ text, voiceId: z.string().max(64).optional() });
 const dictionaryBody = z.object({ text, lang });
 const aiActionBody = z.object({ action: z.string().min(1).max(32), text, lang: lang.optional() });
 
-const Definition = z.object({
-  word: z.string(),
-  lang: z.string(),
-  definitions: z.array(z.object({ partOfSpeech: z.string(), definition: z.string(), examples: z.array(z.string()), synonyms: z.array(z.string()) })),
-  source: z.string().meta({ description: 'wordnet, wordnet+apertium or ai' }),
-}).meta({ id: 'Definition' });
+const Definition = z
+  .object({
+    word: z.string(),
+    lang: z.string(),
+    definitions: z.array(z.object({ partOfSpeech: z.string(), definition: z.string(), examples: z.array(z.string()), synonyms: z.array(z.string()) })),
+    source: z.string().meta({ description: 'wordnet, wordnet+apertium or ai' }),
+  })
+  .meta({ id: 'Definition' });
 
 interface Where {
   version: Version;
@@ -77,7 +82,9 @@ function translateRoute({ version, path }: Where, summary: string): Route {
     ...placement(version, path),
     method: 'post',
     summary,
-    description: 'Translation by the configured engine (Apertium locally). `target_lang` defaults to X-App-Lang, else the tenant language.' + (version === 'v1' ? manifestDoc : ''),
+    description:
+      'Translation by the configured engine (Apertium locally). `target_lang` defaults to X-App-Lang, else the tenant language.' +
+      (version === 'v1' ? manifestDoc : ''),
     body: translateBody,
     responses: { 200: { description: 'Translation', schema: TranslateResponse } },
     errors: { 422: 'Text over a limit, not decryptable, or an unsupported language' },
@@ -173,7 +180,10 @@ function aiRoutes({ version, path }: Where): Route[] {
     route({
       ...at,
       method: 'put',
-      summary: version === 'v2' ? 'Rate an AI response once (`score` true positive, false negative)' : 'Rate an AI response once (`score` integer: > 0 positive, <= 0 negative)',
+      summary:
+        version === 'v2'
+          ? 'Rate an AI response once (`score` true positive, false negative)'
+          : 'Rate an AI response once (`score` integer: > 0 positive, <= 0 negative)',
       body: z.object({
         uuid: z.string().min(1).max(64),
         score: version === 'v2' ? z.boolean() : z.number().int().min(-2_147_483_648).max(2_147_483_647),

@@ -74,7 +74,7 @@ export const libraryRoutes = [
     description:
       'Besides the paging keys, exactly one dynamic filter `{filter_name}={filter_value}` taken from a section, e.g. ' +
       '`section=latest_issues`, `section=continue_reading` or `section=<collection slug>`, or `search=<query>` (the filter of a ' +
-      'search section: pages the store search, 8 per page, 204 when the tenant\'s storefront_search flag is off). A missing ' +
+      "search section: pages the store search, 8 per page, 204 when the tenant's storefront_search flag is off). A missing " +
       'filter, more than one, or another name is 422; an unknown section is 404.',
     auth: 'jwt',
     tenant: 'single',

@@ -17,7 +17,8 @@ export const noteRoutes = [
     path: '/api/v2/reader/notes',
     tag: 'Notes',
     summary: 'Notes of the user on the issue of the reader session',
-    description: 'Oldest first. `totalText` is encrypted with the reader session key (AES-256-GCM, HKDF-SHA256 of the reader-token, info `svc-reader-text-v1`).',
+    description:
+      'Oldest first. `totalText` is encrypted with the reader session key (AES-256-GCM, HKDF-SHA256 of the reader-token, info `svc-reader-text-v1`).',
     auth: 'jwt+reader-token',
     tenant: 'single',
     responses: { 200: { description: 'Notes, text encrypted', schema: z.array(NoteV2) } },

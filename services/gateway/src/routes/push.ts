@@ -8,8 +8,7 @@ const PLATFORMS = {
   ios: identity.PushPlatform.PUSH_PLATFORM_IOS,
   android: identity.PushPlatform.PUSH_PLATFORM_ANDROID,
 } as const;
-const platformOf = (value: z.infer<typeof platform> | undefined) =>
-  value ? PLATFORMS[value] : identity.PushPlatform.PUSH_PLATFORM_UNSPECIFIED;
+const platformOf = (value: z.infer<typeof platform> | undefined) => (value ? PLATFORMS[value] : identity.PushPlatform.PUSH_PLATFORM_UNSPECIFIED);
 
 export const pushRoutes = [
   route({

@@ -140,7 +140,8 @@ export const readerRoutes = [
     path: '/api/v2/reader/settings',
     tag: 'Reader',
     summary: "Save the user's reader settings (all issues)",
-    description: 'All three keys are always sent (`epub` also for PDF issues). `pdf.layout`: `single`, `double`, `continuous` or null; `epub.zoom` 1-1000 or null.',
+    description:
+      'All three keys are always sent (`epub` also for PDF issues). `pdf.layout`: `single`, `double`, `continuous` or null; `epub.zoom` 1-1000 or null.',
     auth: 'jwt',
     tenant: 'single',
     body: z.object({ userReaderSettings: UserReaderSettings }),
@@ -158,7 +159,7 @@ export const readerRoutes = [
     description:
       'The shape must fit the issue: EPUB `{chapterHref, cfi}` (a spine href and an `epubcfi(...)`), PDF `{page}` (1..pages), ' +
       'audiobook `{currentSeek, currentTrack}` (a 0-based track, seconds within it); 422 otherwise. Feeds continue-reading. ' +
-      'The newest save wins (KOReader sync follows the same rule). The answer\'s `ETag` names the stored position, as does the `ETag` of ' +
+      "The newest save wins (KOReader sync follows the same rule). The answer's `ETag` names the stored position, as does the `ETag` of " +
       '`GET /api/v2/reader/settings/{issue_id}`. Send it back as `If-Match` to save only over the position you last saw: when another ' +
       'device saved since, the answer is 412 with the current position and its `ETag`, and nothing is saved. Without `If-Match` the save is unconditional.',
     auth: 'jwt',

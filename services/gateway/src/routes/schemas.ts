@@ -108,9 +108,7 @@ export const Price = z
   .object({
     currency: z.string(),
     amount: z.number(),
-    discount: z
-      .object({ amount: z.number(), percentage: z.number().nullable(), ends_at: z.string().nullable() })
-      .optional(),
+    discount: z.object({ amount: z.number(), percentage: z.number().nullable(), ends_at: z.string().nullable() }).optional(),
   })
   .meta({ id: 'Price' });
 
@@ -205,11 +203,7 @@ export const UserReaderSettings = z
   .meta({ id: 'UserReaderSettings' });
 
 export const LastLocation = z
-  .union([
-    z.object({ chapterHref: z.string(), cfi: z.string() }),
-    z.object({ page: int32() }),
-    z.object({ currentSeek: z.number(), currentTrack: int32() }),
-  ])
+  .union([z.object({ chapterHref: z.string(), cfi: z.string() }), z.object({ page: int32() }), z.object({ currentSeek: z.number(), currentTrack: int32() })])
   .meta({ id: 'LastLocation', description: 'EPUB {chapterHref, cfi}; PDF {page}; audiobook {currentSeek, currentTrack}' });
 
 export const ReaderSettings = z
@@ -249,7 +243,6 @@ export const ReaderSettings = z
     engine_url_proxied: z.string(),
   })
   .meta({ id: 'ReaderSettings' });
-
 
 export const DownloadRecord = z
   .object({
@@ -322,9 +315,7 @@ export const WebPublication = z
   })
   .meta({ id: 'WebPublication', description: 'Readium Web Publication Manifest (https://readium.org/webpub-manifest/)' });
 
-export const TextSearchHit = z
-  .object({ location: z.string(), snippet: z.string(), query_words: z.array(z.string()) })
-  .meta({ id: 'TextSearchHit' });
+export const TextSearchHit = z.object({ location: z.string(), snippet: z.string(), query_words: z.array(z.string()) }).meta({ id: 'TextSearchHit' });
 
 // ------------------------------------------------------------ notes --
 
@@ -424,7 +415,8 @@ export const AiResult = z.object({ uuid: z.string(), text: z.string(), language:
 
 export const ReaderSessionV1 = ReaderSession.extend({
   id: z.string().meta({
-    description: 'The stored session, for GET/DELETE /api/v1/sessions/{id}: 128 random bits (22 base64url characters), since those routes need no authentication',
+    description:
+      'The stored session, for GET/DELETE /api/v1/sessions/{id}: 128 random bits (22 base64url characters), since those routes need no authentication',
   }),
 }).meta({ id: 'ReaderSessionV1' });
 
@@ -443,7 +435,12 @@ export const StoredReaderSession = z
     token: z.null().meta({ description: 'Always null: these routes have no authentication' }),
   })
   .extend(ReaderSession.omit({ token: true }).shape)
-  .extend({ tracks: z.array(AudioTrack.extend({ url: z.null() })).nullable().meta({ description: 'URLs are null in the stored record' }) })
+  .extend({
+    tracks: z
+      .array(AudioTrack.extend({ url: z.null() }))
+      .nullable()
+      .meta({ description: 'URLs are null in the stored record' }),
+  })
   .meta({ id: 'StoredReaderSession', description: 'The reader session response as first returned, with the session record' });
 
 export const IssueTextContent = z

@@ -3,15 +3,7 @@ import { z } from 'zod';
 import { DomainError } from '@folio/errors';
 import { RATE_RULES } from '../http/rate-limit.js';
 import { route, type Services } from '../http/route.js';
-import {
-  EXPORT_FORMATS,
-  loadExport,
-  MARKDOWN_CONTENT_TYPE,
-  toMarkdown,
-  toW3c,
-  W3C_CONTENT_TYPE,
-  W3cAnnotationCollection,
-} from './annotation-export.js';
+import { EXPORT_FORMATS, loadExport, MARKDOWN_CONTENT_TYPE, toMarkdown, toW3c, W3C_CONTENT_TYPE, W3cAnnotationCollection } from './annotation-export.js';
 import { CursorSection, PagedSection, queryInt, UserObject } from './schemas.js';
 import { myContentToWire, pagedSectionToWire, userToWire } from './wire.js';
 

@@ -5,16 +5,7 @@ import { z } from 'zod';
 import { reader } from '@folio/proto';
 import { route } from '../http/route.js';
 import { hitToWire } from './reader.js';
-import {
-  id,
-  IssueTextContent,
-  noteCreateBodyV1,
-  NoteV1,
-  ReaderSessionV1,
-  StoredReaderSession,
-  TextSearchHit,
-  updateNoteBody,
-} from './schemas.js';
+import { id, IssueTextContent, noteCreateBodyV1, NoteV1, ReaderSessionV1, StoredReaderSession, TextSearchHit, updateNoteBody } from './schemas.js';
 import { exchangedSessionToWire, readerSessionOf, storedSessionToWire } from './reader-wire.js';
 import { annotationChangeOf, noteDraftOf, noteRenderer } from './wire.js';
 

@@ -80,7 +80,8 @@ const es: Record<MessageKey, string> = {
   card_expiry_invalid: 'Ingresa el vencimiento como MM/AA.',
   card_expired: 'Esta tarjeta está vencida.',
   card_cvc_invalid: 'Ingresa el código de seguridad de 3 o 4 dígitos.',
-  test_mode: 'Modo de prueba: no se cobra dinero. La tarjeta 4242 4242 4242 4242 paga, 4000 0000 0000 0002 es rechazada; cualquier vencimiento futuro y cualquier CVC.',
+  test_mode:
+    'Modo de prueba: no se cobra dinero. La tarjeta 4242 4242 4242 4242 paga, 4000 0000 0000 0002 es rechazada; cualquier vencimiento futuro y cualquier CVC.',
   secure_note: 'Los datos de tu tarjeta van solo al proveedor de pagos.',
 };
 
@@ -116,7 +117,8 @@ const pt: Record<MessageKey, string> = {
   card_expiry_invalid: 'Informe a validade como MM/AA.',
   card_expired: 'Este cartão está vencido.',
   card_cvc_invalid: 'Informe o código de segurança de 3 ou 4 dígitos.',
-  test_mode: 'Modo de teste: nenhum dinheiro é cobrado. O cartão 4242 4242 4242 4242 paga, 4000 0000 0000 0002 é recusado; qualquer validade futura e qualquer CVC.',
+  test_mode:
+    'Modo de teste: nenhum dinheiro é cobrado. O cartão 4242 4242 4242 4242 paga, 4000 0000 0000 0002 é recusado; qualquer validade futura e qualquer CVC.',
   secure_note: 'Os dados do seu cartão vão apenas para o provedor de pagamentos.',
 };
 
@@ -152,7 +154,8 @@ const it: Record<MessageKey, string> = {
   card_expiry_invalid: 'Inserisci la scadenza come MM/AA.',
   card_expired: 'Questa carta è scaduta.',
   card_cvc_invalid: 'Inserisci il codice di sicurezza di 3 o 4 cifre.',
-  test_mode: 'Modalità di prova: nessun addebito. La carta 4242 4242 4242 4242 paga, 4000 0000 0000 0002 viene rifiutata; qualsiasi scadenza futura e qualsiasi CVC.',
+  test_mode:
+    'Modalità di prova: nessun addebito. La carta 4242 4242 4242 4242 paga, 4000 0000 0000 0002 viene rifiutata; qualsiasi scadenza futura e qualsiasi CVC.',
   secure_note: 'I dati della carta vanno solo al fornitore dei pagamenti.',
 };
 

@@ -126,9 +126,7 @@ ${page.total ? payForm(page, t, money) : ''}`;
   }
 
   const expired = page.kind === commerce.CheckoutPageKind.CHECKOUT_PAGE_KIND_SESSION_EXPIRED;
-  const title = [expired ? message(lang, 'session_expired_title') : message(lang, 'title'), store.name]
-    .filter(Boolean)
-    .join(' · ');
+  const title = [expired ? message(lang, 'session_expired_title') : message(lang, 'title'), store.name].filter(Boolean).join(' · ');
   const html = `<!doctype html>
 <html lang="${escapeHtml(lang)}">
 <head>
@@ -177,15 +175,10 @@ function lineHtml(
   return `<li data-issue-id="${line.issueId}"><span class="name">${escapeHtml(line.name)}${meta}</span><span class="price">${right}</span></li>`;
 }
 
-function payForm(
-  page: Page,
-  t: (key: MessageKey, values?: Record<string, string>) => string,
-  money: (amount: number, currency: string) => string,
-): string {
+function payForm(page: Page, t: (key: MessageKey, values?: Record<string, string>) => string, money: (amount: number, currency: string) => string): string {
   const total = page.total!;
   // Focus the first field that still needs the user: the first invalid one, else the first empty one.
-  const focus =
-    page.fields.find((field) => page.fieldErrors[field.name]) ?? page.fields.find((field) => !page.values[field.name]) ?? page.fields[0];
+  const focus = page.fields.find((field) => page.fieldErrors[field.name]) ?? page.fields.find((field) => !page.values[field.name]) ?? page.fields[0];
   const inputs = page.fields
     .map((field) => {
       const error = page.fieldErrors[field.name];

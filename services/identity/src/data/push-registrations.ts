@@ -10,11 +10,7 @@ export class PushRegistrationRepository implements PushRegistrationStore {
   async upsert(registration: PushRegistration, now: Date): Promise<void> {
     const { user_id, tenant_id, device_key, ...fields } = registration;
     await this.model
-      .updateOne(
-        { user_id, tenant_id, device_key },
-        { $set: { ...fields, updated_at: now }, $setOnInsert: { created_at: now } },
-        { upsert: true },
-      )
+      .updateOne({ user_id, tenant_id, device_key }, { $set: { ...fields, updated_at: now }, $setOnInsert: { created_at: now } }, { upsert: true })
       .exec();
   }
 

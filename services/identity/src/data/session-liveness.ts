@@ -71,7 +71,10 @@ export class RedisSessionLiveness implements SessionLiveness {
     try {
       await this.ended(sessions);
     } catch (error) {
-      this.logger.error({ err: error, reason, sessions: sessions.length }, 'session liveness not updated: ended sessions stay live in Redis until their tokens expire');
+      this.logger.error(
+        { err: error, reason, sessions: sessions.length },
+        'session liveness not updated: ended sessions stay live in Redis until their tokens expire',
+      );
     }
   }
 

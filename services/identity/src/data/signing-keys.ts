@@ -24,9 +24,7 @@ export class SigningKeyRepository implements SigningKeyStore {
 
   /** Retires keys deactivated before `before`: every token they signed has expired. */
   async retireDeactivatedBefore(before: Date, now: Date): Promise<void> {
-    await this.model
-      .updateMany({ active: false, retired_at: null, deactivated_at: { $lt: before } }, { $set: { retired_at: now } })
-      .exec();
+    await this.model.updateMany({ active: false, retired_at: null, deactivated_at: { $lt: before } }, { $set: { retired_at: now } }).exec();
   }
 
   async published(): Promise<SigningKeyDoc[]> {

@@ -12,10 +12,7 @@ import type { IdentityStores } from './stores.js';
 
 export class AccountEraser {
   constructor(
-    private readonly store: Pick<
-      IdentityStores,
-      'users' | 'sessions' | 'refreshTokens' | 'deviceKeys' | 'memberships' | 'pushRegistrations' | 'loginCodes'
-    >,
+    private readonly store: Pick<IdentityStores, 'users' | 'sessions' | 'refreshTokens' | 'deviceKeys' | 'memberships' | 'pushRegistrations' | 'loginCodes'>,
     private readonly events: EventSink,
     private readonly logger: Logger,
     private readonly sessionsOf: Pick<Sessions, 'endAllOf'>,

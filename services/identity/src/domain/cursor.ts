@@ -13,7 +13,11 @@ export class CursorCodec {
 
   /** A stable digest of the filters a listing was made with. */
   filtersDigest(filters: Record<string, unknown>): string {
-    const canonical = JSON.stringify(Object.keys(filters).sort().map((key) => [key, filters[key] ?? null]));
+    const canonical = JSON.stringify(
+      Object.keys(filters)
+        .sort()
+        .map((key) => [key, filters[key] ?? null]),
+    );
     return createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
   }
 

@@ -42,9 +42,7 @@ export class HelpDesk {
     const genericOnly = new Set(tenant._id === DEFAULT_TENANT_ID ? [] : config.generic_app_only);
     const labels = config.labels[langOf(lang)] ?? {};
     const english = config.labels.en ?? {};
-    return config.subjects
-      .filter((key) => !hidden.has(key) && !genericOnly.has(key))
-      .map((key) => ({ key, label: labels[key] ?? english[key] ?? key }));
+    return config.subjects.filter((key) => !hidden.has(key) && !genericOnly.has(key)).map((key) => ({ key, label: labels[key] ?? english[key] ?? key }));
   }
 
   async submit(request: HelpSubmission): Promise<void> {

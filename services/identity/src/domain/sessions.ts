@@ -124,10 +124,7 @@ export class Sessions {
     }
     if (token.expires_at.getTime() <= now.getTime()) throw invalidCredentials();
 
-    const [user, previous] = await Promise.all([
-      this.store.users.findById(token.user_id),
-      this.store.sessions.findByJti(token.jti),
-    ]);
+    const [user, previous] = await Promise.all([this.store.users.findById(token.user_id), this.store.sessions.findByJti(token.jti)]);
     if (previous?.status === 'rotated') {
       // Only a refresh with this very token rotates its session: another caller won.
       await this.lostRotation(hash, token.family_id, token.user_id, now);
@@ -256,7 +253,10 @@ export class Sessions {
     const live = await this.store.sessions.activeOfFamily(familyId);
     await this.store.refreshTokens.revokeFamily(familyId);
     await this.store.sessions.logoutFamily(familyId);
-    await this.liveness.endedOrLog(live.map((session) => this.endedOf(session)), 'family revoked');
+    await this.liveness.endedOrLog(
+      live.map((session) => this.endedOf(session)),
+      'family revoked',
+    );
   }
 
   private async enforceLimit(userId: number, keepJti: string): Promise<void> {
@@ -265,7 +265,10 @@ export class Sessions {
     if (excess.length === 0) return;
     await this.store.sessions.evict(excess.map((session) => session.jti));
     await this.store.refreshTokens.revokeFamilies([...new Set(excess.map((session) => session.family_id))]);
-    await this.liveness.endedOrLog(excess.map((session) => this.endedOf(session)), 'evicted');
+    await this.liveness.endedOrLog(
+      excess.map((session) => this.endedOf(session)),
+      'evicted',
+    );
   }
 
   /** Account erasure: tombstones for every live session of the user, before the store forgets them. Throws when Redis refuses. */

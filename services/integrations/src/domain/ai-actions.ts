@@ -71,7 +71,8 @@ export class AiActions {
   async rate(caller: Caller, input: { uuid: string; rating: Rating | undefined }): Promise<void> {
     if (!input.uuid.trim()) throw invalid('uuid', 'The uuid field is required.');
     if (!input.rating) throw invalid('score', 'The score field is required.');
-    const rating = 'positive' in input.rating ? { positive: input.rating.positive, score: null } : { positive: input.rating.score > 0, score: input.rating.score };
+    const rating =
+      'positive' in input.rating ? { positive: input.rating.positive, score: null } : { positive: input.rating.score > 0, score: input.rating.score };
 
     // Scoped to the tenant: another tenant's response is as unknown as a missing one.
     const response = await this.responses.findInTenant(caller.tenantId, input.uuid.trim());

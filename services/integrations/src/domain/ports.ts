@@ -76,10 +76,7 @@ export interface PassageContext {
 
 /** Passages of an issue's text around a selection (the reader's text index). */
 export interface PassageSource {
-  around(
-    request: PassageContext & { text: string; maxPassages: number },
-    options?: CallOptions,
-  ): Promise<string[]>;
+  around(request: PassageContext & { text: string; maxPassages: number }, options?: CallOptions): Promise<string[]>;
 }
 
 /** Binary cache of synthesized speech; a failing cache is a miss, never an error. */

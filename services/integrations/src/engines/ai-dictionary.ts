@@ -15,7 +15,10 @@ export function parseDefinitions(content: string): DictionaryEntry[] {
     const parsed = JSON.parse(json ?? '') as { definitions?: unknown };
     if (Array.isArray(parsed.definitions)) {
       return parsed.definitions
-        .filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && typeof (item as { definition?: unknown }).definition === 'string')
+        .filter(
+          (item): item is Record<string, unknown> =>
+            typeof item === 'object' && item !== null && typeof (item as { definition?: unknown }).definition === 'string',
+        )
         .map((item) => ({
           partOfSpeech: typeof item.partOfSpeech === 'string' ? item.partOfSpeech : '',
           definition: item.definition as string,

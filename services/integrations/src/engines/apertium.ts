@@ -114,7 +114,9 @@ export class ApertiumTranslator implements Translator {
     if (!route) throw new Error(`apertium: no installed route from ${source} to ${target}`);
     const output = await runPipeline([apertiumChain(this.options.bin, route)], text, { signal: options.signal });
     // Dropped marks and multiword units leave double spaces; line breaks stay (batches rely on them).
-    const translated = stripMarks(output.toString('utf8')).replace(/[^\S\n]{2,}/g, ' ').trim();
+    const translated = stripMarks(output.toString('utf8'))
+      .replace(/[^\S\n]{2,}/g, ' ')
+      .trim();
     return { text: translated, detectedSourceLanguage: source };
   }
 }

@@ -70,11 +70,14 @@ export class LocalAiEngine implements AiEngine {
       entry.count++;
       counts.set(word, entry);
     }
-    const candidates = [...counts.entries()]
-      .sort((a, b) => b[1].count - a[1].count || b[0].length - a[0].length)
-      .slice(0, MAX_CANDIDATES);
+    const candidates = [...counts.entries()].sort((a, b) => b[1].count - a[1].count || b[0].length - a[0].length).slice(0, MAX_CANDIDATES);
     if (candidates.length === 0) return [];
-    const english = await translateBatch(this.deps.translator, candidates.map(([word]) => word), 'en', textLang);
+    const english = await translateBatch(
+      this.deps.translator,
+      candidates.map(([word]) => word),
+      'en',
+      textLang,
+    );
 
     const scored: { term: string; english: string; score: number }[] = [];
     for (const [index, [word, { count, form }]] of candidates.entries()) {
@@ -97,7 +100,12 @@ export class LocalAiEngine implements AiEngine {
   private async explain(text: string, textLang: string, lang: string): Promise<string> {
     const terms = await this.keyTerms(text, textLang);
     if (terms.length === 0) return NOTHING_TO_EXPLAIN[lang] ?? NOTHING_TO_EXPLAIN.en!;
-    const definitions = await translateBatch(this.deps.translator, terms.map((term) => term.definition), lang, 'en');
+    const definitions = await translateBatch(
+      this.deps.translator,
+      terms.map((term) => term.definition),
+      lang,
+      'en',
+    );
     return terms.map((term, index) => `${term.term}: ${definitions[index]}.`).join('\n');
   }
 

@@ -3,12 +3,26 @@ import { ProcessFailedError, runPipeline } from './processes.js';
 
 describe('runPipeline', () => {
   it('when commands are chained, then stdin flows through each into the result', async () => {
-    const output = await runPipeline([{ bin: 'tr', args: ['a-z', 'A-Z'] }, { bin: 'rev', args: [] }], 'hello');
+    const output = await runPipeline(
+      [
+        { bin: 'tr', args: ['a-z', 'A-Z'] },
+        { bin: 'rev', args: [] },
+      ],
+      'hello',
+    );
     expect(output.toString()).toBe('OLLEH');
   });
 
   it('when a stage fails, then the pipeline fails naming it', async () => {
-    await expect(runPipeline([{ bin: 'cat', args: [] }, { bin: 'sh', args: ['-c', 'echo broken >&2; exit 3'] }], 'x')).rejects.toThrow(/sh failed \(exit code 3\): broken/);
+    await expect(
+      runPipeline(
+        [
+          { bin: 'cat', args: [] },
+          { bin: 'sh', args: ['-c', 'echo broken >&2; exit 3'] },
+        ],
+        'x',
+      ),
+    ).rejects.toThrow(/sh failed \(exit code 3\): broken/);
   });
 
   it('when the binary is missing, then the pipeline fails instead of hanging', async () => {

@@ -42,14 +42,14 @@ const SECTION_LOCATION = /^page_(\d+)_section_(\d+)$/;
 export class ReaderPassageSource implements PassageSource {
   private readonly client: PromiseClient<reader.ReaderServiceClient>;
 
-  constructor(address: string, private readonly deadlineMs: number) {
+  constructor(
+    address: string,
+    private readonly deadlineMs: number,
+  ) {
     this.client = createPromiseClient(reader.ReaderServiceClient, address, { defaultDeadlineMs: deadlineMs });
   }
 
-  async around(
-    request: PassageContext & { text: string; maxPassages: number },
-    _options: CallOptions = {},
-  ): Promise<string[]> {
+  async around(request: PassageContext & { text: string; maxPassages: number }, _options: CallOptions = {}): Promise<string[]> {
     const search = searchQueryOf(request.text);
     if (!search || request.maxPassages < 1) return [];
     try {
@@ -74,7 +74,9 @@ export class ReaderPassageSource implements PassageSource {
       const ordered = [...records].sort((a, b) => a.section - b.section);
       const found = ordered.findIndex((record) => record.section === section);
       if (found < 0) return [];
-      return windowAround(ordered, found, request.maxPassages).map((record) => record.text).filter((text) => text.trim().length > 0);
+      return windowAround(ordered, found, request.maxPassages)
+        .map((record) => record.text)
+        .filter((text) => text.trim().length > 0);
     } catch (error) {
       // The reader's answers that mean "nothing to show here"; outages propagate to the breaker.
       if (error instanceof DomainError && ['NOT_FOUND', 'PERMISSION_DENIED', 'INVALID_ARGUMENT', 'UNIMPLEMENTED'].includes(error.code)) return [];

@@ -85,7 +85,10 @@ export class MongoNoteRepository implements NoteRepository {
   }
 
   async findByUuid(scope: NoteScope, uuid: string): Promise<Note | null> {
-    const doc = await this.model.findOne({ ...scopeFilter(scope), uuid }).lean<NoteDoc>().exec();
+    const doc = await this.model
+      .findOne({ ...scopeFilter(scope), uuid })
+      .lean<NoteDoc>()
+      .exec();
     return doc ? fromDoc(doc) : null;
   }
 
@@ -110,7 +113,10 @@ export class MongoNoteRepository implements NoteRepository {
   }
 
   async delete(scope: NoteScope, id: number): Promise<Note | null> {
-    const doc = await this.model.findOneAndDelete({ _id: id, ...scopeFilter(scope) }).lean<NoteDoc>().exec();
+    const doc = await this.model
+      .findOneAndDelete({ _id: id, ...scopeFilter(scope) })
+      .lean<NoteDoc>()
+      .exec();
     return doc ? fromDoc(doc) : null;
   }
 

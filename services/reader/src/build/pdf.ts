@@ -45,7 +45,10 @@ export function buildPdf(source: PdfSource): Promise<Buffer> {
       document.addPage();
       if (page.title) document.outline.addItem(winAnsiText(page.title));
       document.font('Helvetica').fontSize(12);
-      const paragraphs = page.text.split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
+      const paragraphs = page.text
+        .split(/\n\s*\n/)
+        .map((p) => p.replace(/\s+/g, ' ').trim())
+        .filter(Boolean);
       paragraphs.forEach((paragraph, index) => {
         document.text(winAnsiText(paragraph), { align: 'left', lineGap: 2 });
         if (index < paragraphs.length - 1) document.moveDown(1.2);

@@ -40,21 +40,30 @@ export function readerModels(connection: Connection): ReaderModels {
   // Manifests are split: the summary (type, keys, text index) is read on every
   // search and session; the structure (a row per page or chapter) only when content
   // is listed. Large documents are slow to read on the local stack's FerretDB.
-  const manifest = new Schema<Omit<ManifestDoc, 'epub' | 'pdf' | 'audio'>>({ _id: String, tenant_id: Number, issue_id: Number }, { ...options, collection: 'content_manifests' });
+  const manifest = new Schema<Omit<ManifestDoc, 'epub' | 'pdf' | 'audio'>>(
+    { _id: String, tenant_id: Number, issue_id: Number },
+    { ...options, collection: 'content_manifests' },
+  );
   manifest.index({ tenant_id: 1, issue_id: 1 }, { unique: true });
   manifest.index({ issue_id: 1 });
   manifest.index({ document_hash: 1 });
 
   const structure = new Schema<StructureDoc>({ _id: String }, { ...options, collection: 'content_structures' });
   const snapshot = new Schema<SnapshotDoc>({ _id: Number }, { ...options, collection: 'reader_session_snapshots' });
-  const session = new Schema<Omit<SessionDoc, 'snapshot'>>({ _id: Number, tenant_id: Number, user_id: Number, issue_id: Number }, { ...options, collection: 'reader_sessions' });
+  const session = new Schema<Omit<SessionDoc, 'snapshot'>>(
+    { _id: Number, tenant_id: Number, user_id: Number, issue_id: Number },
+    { ...options, collection: 'reader_sessions' },
+  );
   session.index({ user_id: 1 });
   // Not unique: sessions stored before public ids have none; 128 random bits do not collide.
   session.index({ public_id: 1 });
 
   const settings = new Schema<UserSettingsDoc>({ _id: Number }, { ...options, collection: 'user_reader_settings' });
 
-  const position = new Schema<PositionDoc>({ _id: String, user_id: Number, tenant_id: Number, issue_id: Number, read_at: Date }, { ...options, collection: 'reading_positions' });
+  const position = new Schema<PositionDoc>(
+    { _id: String, user_id: Number, tenant_id: Number, issue_id: Number, read_at: Date },
+    { ...options, collection: 'reading_positions' },
+  );
   position.index({ user_id: 1, read_at: -1 });
 
   return {

@@ -2,12 +2,37 @@ import { describe, expect, it } from 'vitest';
 import { previewLimit } from './content.js';
 import type { ContentManifest } from './store.js';
 
-const base = { _id: '1:1', tenant_id: 1, issue_id: 1, title: 't', lang: null, cover_key: '', thumbnail_key: '', source_hash: null, text_index_key: null, sections: 0, ingested_at: new Date(), epub: null, pdf: null, audio: null };
-const pdf = (pages: number): ContentManifest => ({ ...base, type: 'pdf', pdf: { pages: Array.from({ length: pages }, () => ({ key: '', width: 1, height: 1, words: 10 })), toc: [] } });
+const base = {
+  _id: '1:1',
+  tenant_id: 1,
+  issue_id: 1,
+  title: 't',
+  lang: null,
+  cover_key: '',
+  thumbnail_key: '',
+  source_hash: null,
+  text_index_key: null,
+  sections: 0,
+  ingested_at: new Date(),
+  epub: null,
+  pdf: null,
+  audio: null,
+};
+const pdf = (pages: number): ContentManifest => ({
+  ...base,
+  type: 'pdf',
+  pdf: { pages: Array.from({ length: pages }, () => ({ key: '', width: 1, height: 1, words: 10 })), toc: [] },
+});
 const epub = (words: number[]): ContentManifest => ({
   ...base,
   type: 'epub',
-  epub: { file_key: '', size: 0, toc: [], total_words: words.reduce((a, b) => a + b, 0), spine: words.map((w, i) => ({ href: `c${i}.xhtml`, idref: `c${i}`, title: '', words: w })) },
+  epub: {
+    file_key: '',
+    size: 0,
+    toc: [],
+    total_words: words.reduce((a, b) => a + b, 0),
+    spine: words.map((w, i) => ({ href: `c${i}.xhtml`, idref: `c${i}`, title: '', words: w })),
+  },
 });
 
 describe('preview share', () => {

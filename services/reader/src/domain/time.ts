@@ -1,7 +1,10 @@
 // The spec's `YYYY-MM-DD hh:mm:ss` date-times, always UTC.
 
 export function formatDateTime(date: Date): string {
-  return date.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, '');
+  return date
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, '');
 }
 
 export function parseDateTime(text: string | null | undefined): Date | null {

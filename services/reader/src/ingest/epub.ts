@@ -41,8 +41,35 @@ const CDATA = 4;
 
 /** Elements whose text forms its own section (paragraph-like). */
 const BLOCKS = new Set([
-  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'blockquote', 'pre', 'dd', 'dt', 'figcaption', 'caption', 'td', 'th',
-  'div', 'section', 'article', 'aside', 'header', 'footer', 'body', 'address', 'table', 'ul', 'ol', 'dl', 'figure',
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'li',
+  'blockquote',
+  'pre',
+  'dd',
+  'dt',
+  'figcaption',
+  'caption',
+  'td',
+  'th',
+  'div',
+  'section',
+  'article',
+  'aside',
+  'header',
+  'footer',
+  'body',
+  'address',
+  'table',
+  'ul',
+  'ol',
+  'dl',
+  'figure',
 ]);
 const SKIPPED = new Set(['script', 'style', 'head', 'rt', 'rp']);
 
@@ -203,8 +230,9 @@ async function readToc(
     const nav = parseXml(await readEntry(zip, navPath), navPath);
     const navs = descendants(nav, 'nav');
     const tocNav =
-      navs.find((element) => (element.getAttributeNS?.('http://www.idpf.org/2007/ops', 'type') ?? element.getAttribute?.('epub:type') ?? '').split(/\s+/).includes('toc')) ??
-      navs[0];
+      navs.find((element) =>
+        (element.getAttributeNS?.('http://www.idpf.org/2007/ops', 'type') ?? element.getAttribute?.('epub:type') ?? '').split(/\s+/).includes('toc'),
+      ) ?? navs[0];
     if (tocNav) {
       return descendants(tocNav, 'a')
         .filter((a) => a.getAttribute?.('href'))

@@ -49,7 +49,8 @@ export const keys = {
   pdf: (tenantId: number, issueId: number) => `${tenantId}/${issueId}/book.pdf`,
   previewEpub: (tenantId: number, issueId: number, chapters: number) => `${tenantId}/${issueId}/preview-${chapters}.epub`,
   page: (tenantId: number, issueId: number, page: number) => `${tenantId}/${issueId}/pages/${String(page).padStart(4, '0')}.png`,
-  track: (tenantId: number, issueId: number, track: number, extension: string) => `${tenantId}/${issueId}/tracks/${String(track).padStart(2, '0')}.${extension}`,
+  track: (tenantId: number, issueId: number, track: number, extension: string) =>
+    `${tenantId}/${issueId}/tracks/${String(track).padStart(2, '0')}.${extension}`,
   cover: (tenantId: number, issueId: number) => `${tenantId}/${issueId}/cover.svg`,
   thumbnail: (tenantId: number, issueId: number) => `${tenantId}/${issueId}/thumbnail.svg`,
 };
@@ -57,7 +58,10 @@ export const keys = {
 const indexFolder = (tenantId: number, issueId: number) => `_index/${tenantId}/${issueId}`;
 
 function assertIds(tenantId: number, issueId: number): void {
-  for (const [name, value] of [['tenant', tenantId], ['issue', issueId]] as const) {
+  for (const [name, value] of [
+    ['tenant', tenantId],
+    ['issue', issueId],
+  ] as const) {
     if (!Number.isInteger(value) || value < 1) throw new InvalidContentError(`${name} id must be a positive integer`);
   }
 }

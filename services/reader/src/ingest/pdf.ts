@@ -29,9 +29,11 @@ export interface PdfExtract {
 }
 
 export async function readPdf(path: string, options: { pageWidth: number; renderers?: number }): Promise<PdfExtract> {
-  const info = (await run('pdfinfo', ['-enc', 'UTF-8', path]).catch((error: Error) => {
-    throw new InvalidContentError(`not a readable PDF: ${error.message}`);
-  })).toString('utf8');
+  const info = (
+    await run('pdfinfo', ['-enc', 'UTF-8', path]).catch((error: Error) => {
+      throw new InvalidContentError(`not a readable PDF: ${error.message}`);
+    })
+  ).toString('utf8');
   const field = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'm').exec(info)?.[1]?.trim() || null;
   const pageCount = Number(field('Pages') ?? '0');
   if (!Number.isInteger(pageCount) || pageCount < 1) throw new InvalidContentError('the PDF has no pages');
@@ -43,7 +45,14 @@ export async function readPdf(path: string, options: { pageWidth: number; render
   const pageTexts = texts.map((raw, index) => {
     const paragraphs = raw
       .split(/\n[ \t]*\n/)
-      .map((paragraph) => paragraph.split('\n').map((line) => line.trim()).join(' ').replace(/\s+/g, ' ').trim())
+      .map((paragraph) =>
+        paragraph
+          .split('\n')
+          .map((line) => line.trim())
+          .join(' ')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      )
       .filter(Boolean);
     let offset = 0;
     paragraphs.forEach((paragraph, section) => {
@@ -71,7 +80,19 @@ async function renderPages(path: string, pageCount: number, width: number, rende
       Array.from({ length: parts }, (_, part) => {
         const first = part * size + 1;
         const last = Math.min(pageCount, first + size - 1);
-        return run('pdftoppm', ['-png', '-f', String(first), '-l', String(last), '-scale-to-x', String(width), '-scale-to-y', '-1', path, join(directory, `p${part}`)]);
+        return run('pdftoppm', [
+          '-png',
+          '-f',
+          String(first),
+          '-l',
+          String(last),
+          '-scale-to-x',
+          String(width),
+          '-scale-to-y',
+          '-1',
+          path,
+          join(directory, `p${part}`),
+        ]);
       }),
     );
     // pdftoppm names files <prefix>-<page>.png, the page zero-padded to the width of the page count.

@@ -7,7 +7,11 @@ export class ToolError extends Error {
   override readonly name = 'ToolError';
 }
 
-export function run(program: string, args: string[], options: { input?: Buffer | string; timeoutMs?: number; encoding?: 'utf8' | 'buffer' } = {}): Promise<Buffer> {
+export function run(
+  program: string,
+  args: string[],
+  options: { input?: Buffer | string; timeoutMs?: number; encoding?: 'utf8' | 'buffer' } = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       program,

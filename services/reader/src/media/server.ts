@@ -80,7 +80,10 @@ async function handle(options: MediaServerOptions, packages: PackageFiles, reque
   let path = url.pathname.replace(/^\/media(?=\/)/, '');
   let decoded: string[];
   try {
-    decoded = path.split('/').slice(1).map((segment) => decodeURIComponent(segment));
+    decoded = path
+      .split('/')
+      .slice(1)
+      .map((segment) => decodeURIComponent(segment));
   } catch {
     sendJson(response, 404, { message: 'Not found.' });
     return;
@@ -99,7 +102,12 @@ async function handle(options: MediaServerOptions, packages: PackageFiles, reque
     return;
   }
 
-  if (decoded.length < 3 || !/^\d{1,9}$/.test(decoded[0]!) || !/^\d{1,9}$/.test(decoded[1]!) || decoded.some((s) => s === '' || s === '.' || s === '..' || /[\\\0]/.test(s))) {
+  if (
+    decoded.length < 3 ||
+    !/^\d{1,9}$/.test(decoded[0]!) ||
+    !/^\d{1,9}$/.test(decoded[1]!) ||
+    decoded.some((s) => s === '' || s === '.' || s === '..' || /[\\\0]/.test(s))
+  ) {
     sendJson(response, 404, { message: 'Not found.' });
     return;
   }

@@ -30,4 +30,3 @@ const CONTENT_TYPES: Record<string, string> = {
 export function mediaTypeOf(key: string): string {
   return CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1).toLowerCase()] ?? 'application/octet-stream';
 }
-

@@ -35,7 +35,11 @@ describe('text index search', () => {
   it('when a term repeats in a section, then it scores higher, with saturation', () => {
     const hits = index.search('fishing');
     expect(hits[0]!.segment.page).toBe(3);
-    const single = TextIndex.build([page(1, 'fishing a b c d e f g h'), page(2, 'fishing fishing a b c d e f g'), page(3, 'fishing fishing fishing fishing fishing a b c d')]);
+    const single = TextIndex.build([
+      page(1, 'fishing a b c d e f g h'),
+      page(2, 'fishing fishing a b c d e f g'),
+      page(3, 'fishing fishing fishing fishing fishing a b c d'),
+    ]);
     const [s3, s2, s1] = single.search('fishing').map((hit) => hit.score);
     expect(s3! > s2! && s2! > s1!).toBe(true);
     // Saturation: each further occurrence adds less than the one before.
@@ -59,7 +63,9 @@ describe('text index search', () => {
 
   it('when serialized and read back, then it answers the same', () => {
     const copy = TextIndex.deserialize(index.serialize());
-    expect(copy.search('lighthouse keeper').map((hit) => [hit.segment.page, hit.score])).toEqual(index.search('lighthouse keeper').map((hit) => [hit.segment.page, hit.score]));
+    expect(copy.search('lighthouse keeper').map((hit) => [hit.segment.page, hit.score])).toEqual(
+      index.search('lighthouse keeper').map((hit) => [hit.segment.page, hit.score]),
+    );
   });
 
   it('when a snippet is rendered, then matches are marked and the rest is HTML-escaped', () => {
@@ -86,7 +92,13 @@ describe('text index search', () => {
 
 describe('EPUB CFI of a match', () => {
   it('when the match is inside one text node, then the range CFI has the parent path and character offsets', () => {
-    const segment: TextSegment = { page: 1, section: 2, text: 'The keeper climbed', pageOffset: 0, cfi: { doc: '/6/2[chapter-1]', runs: [{ at: 0, path: [4, 4, 1], base: 0 }] } };
+    const segment: TextSegment = {
+      page: 1,
+      section: 2,
+      text: 'The keeper climbed',
+      pageOffset: 0,
+      cfi: { doc: '/6/2[chapter-1]', runs: [{ at: 0, path: [4, 4, 1], base: 0 }] },
+    };
     expect(cfiOfRange(segment, 4, 10)).toBe('epubcfi(/6/2[chapter-1]!/4/4,/1:4,/1:10)');
   });
 
@@ -97,7 +109,14 @@ describe('EPUB CFI of a match', () => {
       section: 1,
       text: 'The keeper climbed',
       pageOffset: 0,
-      cfi: { doc: '/6/2[c]', runs: [{ at: 0, path: [4, 2, 1], base: 0 }, { at: 4, path: [4, 2, 2, 1], base: 0 }, { at: 10, path: [4, 2, 3], base: 0 }] },
+      cfi: {
+        doc: '/6/2[c]',
+        runs: [
+          { at: 0, path: [4, 2, 1], base: 0 },
+          { at: 4, path: [4, 2, 2, 1], base: 0 },
+          { at: 10, path: [4, 2, 3], base: 0 },
+        ],
+      },
     };
     expect(cfiOfRange(segment, 4, 10)).toBe('epubcfi(/6/2[c]!/4/2/2,/1:0,/1:6)');
     expect(cfiOfRange(segment, 0, 18)).toBe('epubcfi(/6/2[c]!/4/2,/1:0,/3:8)');

@@ -161,7 +161,7 @@ export class TextIndex {
         }
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
         idfOf[termIndex] = Math.max(idfOf[termIndex]!, idf * weight);
-        for (let i = 0; i < postings.length; ) {
+        for (let i = 0; i < postings.length;) {
           const segment = postings[i]!;
           let tf = 0;
           const start = i;

@@ -27,10 +27,7 @@ export class ProviderUnavailableError extends Error {
 }
 
 /** GET a provider's JSON endpoint with a timeout; maps failures to the two errors above. */
-export async function getProviderJson(
-  url: string,
-  options: { headers?: Record<string, string>; timeoutMs: number },
-): Promise<Record<string, unknown>> {
+export async function getProviderJson(url: string, options: { headers?: Record<string, string>; timeoutMs: number }): Promise<Record<string, unknown>> {
   let response: Response;
   try {
     response = await fetch(url, {
