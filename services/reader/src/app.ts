@@ -10,7 +10,7 @@ import { connectMongo } from '@folio/mongo';
 import { reader, readerSync } from '@folio/proto';
 import type { ReaderConfig } from './config.js';
 import { KosyncRepository } from './data/kosync.js';
-import { openReaderStore, type ManifestCache, type SessionCache, type UserPositionsCache } from './data/repositories.js';
+import { openReaderStore, type ManifestCache, type SessionCache, type UserPositionsCache, type UserSettingsCache } from './data/repositories.js';
 import { ContentLinks } from './domain/content.js';
 import { Downloads } from './domain/downloads.js';
 import { AccountEraser } from './domain/erasure.js';
@@ -64,6 +64,11 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       entries: new ReferenceCache({ ttlMs: config.POSITION_CACHE_TTL_MS, maxEntries: config.POSITION_CACHE_MAX_USERS }),
       changed: (userId) => announcePositions(userId),
     };
+    // The user's reader settings: same lifetime and announcement as the positions.
+    const settingsCache: UserSettingsCache = {
+      entries: new ReferenceCache({ name: 'reader-user-settings', ttlMs: config.POSITION_CACHE_TTL_MS, maxEntries: config.POSITION_CACHE_MAX_USERS }),
+      changed: (userId) => announcePositions(userId),
+    };
     const manifestCache: ManifestCache = {
       summaries: new ReferenceCache({ ttlMs: config.MANIFEST_CACHE_TTL_MS, maxEntries: 20_000 }),
       // Spines, page and track lists: the bulky part, fewer of them.
@@ -76,7 +81,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       entries: new ReferenceCache({ ttlMs: config.SESSION_CACHE_TTL_MS, maxEntries: 100_000 }),
       ended: (change) => announceSessions(change),
     };
-    const store = await openReaderStore(connection, { positions: positionCache, manifests: manifestCache, sessions: sessionCache });
+    const store = await openReaderStore(connection, { positions: positionCache, settings: settingsCache, manifests: manifestCache, sessions: sessionCache });
 
     const storage = new LocalDiskStorage(config.READER_STORAGE_DIR);
     const urls = new MediaUrls(config.MEDIA_PUBLIC_BASE_URL, config.MEDIA_SIGNING_KEY, config.MEDIA_URL_TTL_SECONDS);
@@ -128,7 +133,18 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     teardown.add(() => broker.close());
     const accessInvalidation = await subscribeAccessInvalidation({ broker, logger, access: peers, exchange: config.COMMERCE_EVENTS_EXCHANGE });
     teardown.add(() => accessInvalidation.stop());
-    const positionInvalidation = await subscribePositionInvalidation({ broker, logger, positions: positionCache.entries, exchange: config.EVENTS_EXCHANGE });
+    // positions.changed drops both of the user's cached reading state: positions and reader settings.
+    const readingState = {
+      delete(userId: number) {
+        positionCache.entries.delete(userId);
+        settingsCache.entries.delete(userId);
+      },
+      clear() {
+        positionCache.entries.clear();
+        settingsCache.entries.clear();
+      },
+    };
+    const positionInvalidation = await subscribePositionInvalidation({ broker, logger, positions: readingState, exchange: config.EVENTS_EXCHANGE });
     teardown.add(() => positionInvalidation.stop());
     announcePositions = (userId) => announcePositionsChanged(broker, config.EVENTS_EXCHANGE, userId, logger);
     const sessionInvalidation = await subscribeSessionInvalidation({ broker, logger, sessions: store.sessions, exchange: config.EVENTS_EXCHANGE });

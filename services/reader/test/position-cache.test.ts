@@ -11,7 +11,7 @@ import { startReader, type RunningReader } from '../src/app.js';
 import { loadReaderConfig } from '../src/config.js';
 import { freePort, startReaderStack, USERS, type ReaderClient, type ReaderStack } from './support/stack.js';
 
-describe('cached reading positions and sessions on two replicas', () => {
+describe('cached reading positions, reader settings and sessions on two replicas', () => {
   let stack: ReaderStack;
   let second: RunningReader;
   let other: ReaderClient;
@@ -65,6 +65,20 @@ describe('cached reading positions and sessions on two replicas', () => {
           : undefined,
       { what: 'the other replica refusing the ended session' },
     );
+  });
+
+  it("when the user's reader settings are saved through one replica, then both answer them on their next read", async () => {
+    const userSettings = async (client: ReaderClient) =>
+      (await client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1003 })).settings?.user?.theme;
+    // Both replicas have ana's settings (or their absence) read now; a present one stays cached.
+    await stack.client.updateUserReaderSettings({ userId: USERS.ana, settings: { theme: 'sepia', epub: { zoom: 100 }, pdf: {} } });
+    expect(await userSettings(stack.client)).toBe('sepia');
+    expect(await userSettings(other)).toBe('sepia');
+
+    await stack.client.updateUserReaderSettings({ userId: USERS.ana, settings: { theme: 'dark', epub: { zoom: 100 }, pdf: {} } });
+
+    expect(await userSettings(stack.client)).toBe('dark');
+    await waitFor(async () => ((await userSettings(other)) === 'dark' ? true : undefined), { what: 'the other replica answering the new settings' });
   });
 
   it('when another issue is read later through the other replica, then it comes first on both', async () => {

@@ -160,19 +160,48 @@ export class MongoSessionRepository implements SessionRepository {
   }
 }
 
+/**
+ * A user's reader settings as the settings cache keeps them: every
+ * GET /reader/settings reads them, a PUT is rare. `changed` runs after every
+ * write, after the entry is dropped here, and tells the other replicas (the
+ * same announcement as positions: a user's reading state changed).
+ */
+export interface UserSettingsCache {
+  entries: ReferenceCache<number, UserSettingsDoc>;
+  changed(userId: number): void;
+}
+
 export class MongoUserSettingsRepository implements UserSettingsRepository {
-  constructor(private readonly model: Model<UserSettingsDoc>) {}
+  constructor(
+    private readonly model: Model<UserSettingsDoc>,
+    private readonly cache?: UserSettingsCache,
+  ) {}
 
   async find(userId: number): Promise<UserSettingsDoc | null> {
-    return this.model.findOne({ _id: userId }).lean<UserSettingsDoc>().exec();
+    const load = () => this.model.findOne({ _id: userId }).lean<UserSettingsDoc>().exec();
+    return this.cache ? this.cache.entries.getPresent(userId, load) : load();
   }
 
   async save(settings: UserSettingsDoc): Promise<void> {
-    await upsertById(this.model, settings._id, settings);
+    try {
+      await upsertById(this.model, settings._id, settings);
+    } finally {
+      this.changed(settings._id);
+    }
   }
 
   async delete(userId: number): Promise<number> {
-    return (await this.model.deleteOne({ _id: userId }).exec()).deletedCount;
+    try {
+      return (await this.model.deleteOne({ _id: userId }).exec()).deletedCount;
+    } finally {
+      this.changed(userId);
+    }
+  }
+
+  private changed(userId: number): void {
+    if (!this.cache) return;
+    this.cache.entries.delete(userId);
+    this.cache.changed(userId);
   }
 }
 
@@ -322,14 +351,14 @@ function readThroughCache<K, V>(cache: ReferenceCache<K, V> | undefined, key: K,
 /** The service's caches (seeds and tools read the store). */
 export async function openReaderStore(
   connection: Connection,
-  caches: { positions?: UserPositionsCache; manifests?: ManifestCache; sessions?: SessionCache } = {},
+  caches: { positions?: UserPositionsCache; settings?: UserSettingsCache; manifests?: ManifestCache; sessions?: SessionCache } = {},
 ): Promise<MongoReaderStore> {
   const models = readerModels(connection);
   await ensureIndexes(connection);
   return {
     manifests: new MongoManifestRepository(models.manifests, models.structures, caches.manifests),
     sessions: new MongoSessionRepository(connection, models.sessions, models.snapshots, caches.sessions),
-    settings: new MongoUserSettingsRepository(models.settings),
+    settings: new MongoUserSettingsRepository(models.settings, caches.settings),
     positions: new MongoPositionRepository(models.positions, caches.positions),
   };
 }

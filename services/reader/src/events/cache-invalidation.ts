@@ -26,7 +26,11 @@ export function subscribeAccessInvalidation(deps: { broker: Broker; logger: Logg
   });
 }
 
-/** reader.events: a user's reading positions changed on some replica (payload `{user_id}`). */
+/**
+ * reader.events: a user's reading state (positions or reader settings)
+ * changed on some replica (payload `{user_id}`); the name is the wire's and
+ * stays.
+ */
 export const POSITIONS_CHANGED = 'positions.changed';
 
 /**
