@@ -11,39 +11,18 @@
 // enforce.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { modelOn } from '@folio/mongo';
+import type { LoginCodeRecord, PushRegistration, RefreshTokenRecord, SessionRecord, SigningKeyRecord, TenantRecord, UserRecord } from '../domain/stores.js';
+export type { RefreshTokenStatus, SessionStatus } from '../domain/stores.js';
 
-export interface UserDoc {
-  _id: number;
-  email: string;
-  admin: boolean;
-  picture: string;
-  created_at: Date;
-}
+// The documents are the domain's records (domain/stores.ts), with what only data/ needs added.
+export type UserDoc = UserRecord;
 
-export interface TenantDoc {
-  _id: number;
-  name: string;
+/** The tenant as stored: the domain's record and what only discovery's queries use. */
+export interface TenantDoc extends TenantRecord {
   /** NFC-normalized, lower-cased name: what discovery's `query` matches. */
   name_search: string;
-  domain: string;
-  logo: string;
-  country_code: string | null;
-  country_name: string | null;
-  colors: { primary: string; secondary: string };
-  plan_active: boolean;
-  aggregator_id: number | null;
-  currency: string;
-  lang: string;
-  preview_percentage: number;
-  free_access: boolean;
-  features: { storefront_search: boolean; tts: boolean; search: boolean; concurrency_limit: boolean; chinese_voice: boolean };
-  mobile_app_scheme: string | null;
   /** Upper-cased ISO 3166-1 alpha-2 code discovery's `country_code` filters on. */
   signup_country_code: string | null;
-  help_subjects_hidden: string[];
-  reader: unknown;
-  exit_url: string;
-  twitter_user: string;
   /** Number of memberships, kept by single-document $inc so discovery can sort on an index. */
   member_count: number;
 }
@@ -54,17 +33,7 @@ export interface MembershipDoc {
   created_at: Date;
 }
 
-export interface LoginCodeDoc {
-  email: string;
-  /** Identifies this issuance of a code: its attempt slots are keyed by it. */
-  code_id: string;
-  /** HMAC-SHA256 (CODE_PEPPER) of the code, hex. */
-  hash: string;
-  expires_at: Date;
-  /** Attempts taken so far (informational; the slots below decide). */
-  attempts: number;
-  created_at: Date;
-}
+export type LoginCodeDoc = LoginCodeRecord;
 
 /** One taken attempt (`<code_id>:<n>`) or the single use (`<code_id>:used`) of a login code. */
 export interface LoginCodeSlotDoc {
@@ -75,57 +44,13 @@ export interface LoginCodeSlotDoc {
   claimed_at: Date;
 }
 
-export type SessionStatus = 'active' | 'logged_out' | 'evicted' | 'rotated';
+export type SessionDoc = SessionRecord;
 
-export interface SessionDoc {
-  jti: string;
-  user_id: number;
-  family_id: string;
-  /** When the family's login happened: the session limit evicts the oldest logins. */
-  login_at: Date;
-  created_at: Date;
-  expires_at: Date;
-  status: SessionStatus;
-}
+export type RefreshTokenDoc = RefreshTokenRecord;
 
-export type RefreshTokenStatus = 'active' | 'rotated' | 'revoked';
+export type SigningKeyDoc = SigningKeyRecord;
 
-export interface RefreshTokenDoc {
-  /** SHA-256 of the token, hex; the token itself is never stored. */
-  hash: string;
-  family_id: string;
-  user_id: number;
-  /** The session issued together with this token. */
-  jti: string;
-  /**
-   * Hash of the token this one replaced (`family:<id>` for a login's first
-   * token). Unique: a token can be rotated into at most one successor.
-   */
-  parent_hash: string;
-  status: RefreshTokenStatus;
-  created_at: Date;
-  expires_at: Date;
-  rotated_at?: Date | null;
-}
-
-export interface SigningKeyDoc {
-  kid: string;
-  public_jwk: Record<string, unknown>;
-  private_jwk: Record<string, unknown>;
-  created_at: Date;
-  active: boolean;
-  deactivated_at?: Date | null;
-  retired_at?: Date | null;
-}
-
-export interface PushRegistrationDoc {
-  user_id: number;
-  tenant_id: number;
-  /** device_token when the client sent one, else the FCM token. */
-  device_key: string;
-  fcm_token: string;
-  device_token: string | null;
-  platform: 'ios' | 'android' | null;
+export interface PushRegistrationDoc extends PushRegistration {
   created_at: Date;
   updated_at: Date;
 }
