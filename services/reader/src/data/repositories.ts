@@ -167,7 +167,8 @@ export class MongoSessionRepository implements SessionRepository {
  * same announcement as positions: a user's reading state changed).
  */
 export interface UserSettingsCache {
-  entries: ReferenceCache<number, UserSettingsDoc>;
+  /** null: the user has saved none (most users), cached too: the writes that change it drop it. */
+  entries: ReferenceCache<number, UserSettingsDoc | null>;
   changed(userId: number): void;
 }
 
@@ -179,7 +180,7 @@ export class MongoUserSettingsRepository implements UserSettingsRepository {
 
   async find(userId: number): Promise<UserSettingsDoc | null> {
     const load = () => this.model.findOne({ _id: userId }).lean<UserSettingsDoc>().exec();
-    return this.cache ? this.cache.entries.getPresent(userId, load) : load();
+    return this.cache ? this.cache.entries.get(userId, load) : load();
   }
 
   async save(settings: UserSettingsDoc): Promise<void> {
