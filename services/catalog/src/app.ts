@@ -4,11 +4,11 @@
 // it in-process on port 0 with a fresh database.
 import { createPromiseClient, startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
-import { Broker, startAccountEraser, type AccountDeletion } from '@folio/messaging';
+import { Broker, ReferenceCache, startAccountEraser, type AccountDeletion } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
 import { catalog, commerce, identity, reader } from '@folio/proto';
 import { DEV_CURSOR_SECRET, type CatalogConfig } from './config.js';
-import { openCatalogStore } from './data/index.js';
+import { forgetFavoritesOf, openCatalogStore, type FavoriteCache } from './data/index.js';
 import { CatalogSync } from './domain/catalog-sync.js';
 import { CatalogView } from './domain/catalog-view.js';
 import { CatalogSnapshots, type SnapshotWrite, type ViewLoad } from './domain/snapshot.js';
@@ -21,7 +21,7 @@ import { Library } from './domain/library.js';
 import { MyContent } from './domain/my-content.js';
 import { Search } from './domain/search.js';
 import { Storefront } from './domain/storefront.js';
-import { subscribeCacheInvalidation } from './events/cache-invalidation.js';
+import { announceFavoritesChanged, subscribeCacheInvalidation, subscribeFavoriteInvalidation } from './events/cache-invalidation.js';
 import { catalogHandlers } from './grpc/handlers.js';
 import { Presenter } from './grpc/mappers.js';
 import { CachedAccess } from './upstreams/cached-access.js';
@@ -58,7 +58,14 @@ export async function startCatalog(
   try {
     const connection = await connectMongo(config.MONGO_URL);
     teardown.add(() => connection.close());
-    const store = await openCatalogStore(connection);
+    // A user's favorite flags (every GET /reader/settings asks): dropped by this replica's
+    // writes at once and by favorites.changed on the others.
+    let announceFavorites: (userId: number) => void = () => {};
+    const favoriteCache: FavoriteCache = {
+      entries: new ReferenceCache({ name: 'catalog-favorites', ttlMs: config.FAVORITE_CACHE_TTL_MS, maxEntries: 100_000 }),
+      changed: (userId) => announceFavorites(userId),
+    };
+    const store = await openCatalogStore(connection, { favorites: favoriteCache });
 
     const view = new CatalogView();
     const sync = new CatalogSync(view, store, logger);
@@ -118,6 +125,14 @@ export async function startCatalog(
       exchanges: { commerce: config.COMMERCE_EVENTS_EXCHANGE, identity: config.IDENTITY_EVENTS_EXCHANGE },
     });
     teardown.add(() => Promise.all(invalidations.map((subscription) => subscription.stop())));
+    const favoriteInvalidation = await subscribeFavoriteInvalidation({
+      broker,
+      logger,
+      favorites: { forgetUser: (userId) => forgetFavoritesOf(favoriteCache.entries, userId), clear: () => favoriteCache.entries.clear() },
+      exchange: config.EVENTS_EXCHANGE,
+    });
+    teardown.add(() => favoriteInvalidation.stop());
+    announceFavorites = (userId) => announceFavoritesChanged(broker, config.EVENTS_EXCHANGE, userId, logger);
 
     const grpc = await startGrpcServer({
       logger,

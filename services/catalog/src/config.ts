@@ -70,6 +70,10 @@ export const configSchema = serviceEnv({ grpcPort: 50052, database: 'folio_catal
   ...accountEraserEnv('catalog'),
   /** Commerce's topic exchange, where access.changed is published. */
   COMMERCE_EVENTS_EXCHANGE: env.string('commerce.events'),
+  /** Catalog's own topic exchange: favorites.changed, which drops a user's cached favorites on every replica. */
+  EVENTS_EXCHANGE: env.string('catalog.events'),
+  /** How long a user's favorite flags are served from memory at most (0: read each time); dropped on change. */
+  FAVORITE_CACHE_TTL_MS: env.int(60_000).pipe(z.number().min(0)),
 
   /** Seed script only: the demo dataset; defaults to <repo>/fixtures/demo-dataset.json. */
   FIXTURES_PATH: z.string().optional(),

@@ -11,7 +11,8 @@ describe('favorites', () => {
   const key = (tenantId: number, userId: number, issueId: number) => ({ tenantId, userId, issueId });
 
   beforeAll(async () => {
-    t = await startTestCatalog();
+    // Flags stay cached far longer than this test runs: every change must drop them.
+    t = await startTestCatalog({ env: { FAVORITE_CACHE_TTL_MS: '600000' } });
   });
   afterAll(() => t?.stop());
 
@@ -49,6 +50,20 @@ describe('favorites', () => {
 
   it('when an id is missing, then it is INVALID_ARGUMENT', async () => {
     await expect(t.client.getFavorite(key(1, 0, 1001))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
+  it('when another replica changes a favorite and announces it, then this one answers the new flag', async () => {
+    expect(await t.client.getFavorite(key(1, ANA, 1004))).toEqual({ isFavorite: false }); // cached "no"
+    // Another replica's write: the document, then favorites.changed on catalog's exchange.
+    await t.db.collection('favorites').insertOne({ _id: `1:${ANA}:1004` as never, tenant_id: 1, user_id: ANA, issue_id: 1004, created_at: new Date() });
+    expect(await t.client.getFavorite(key(1, ANA, 1004))).toEqual({ isFavorite: false }); // still the cached flag
+    const broker = await Broker.connect(testInfra().amqpUrl, { logger: createLogger({ service: 'test', level: 'silent' }) });
+    try {
+      await broker.publish(t.config.EVENTS_EXCHANGE, createEvent('favorites.changed', { user_id: ANA }));
+    } finally {
+      await broker.close();
+    }
+    await waitFor(async () => ((await t.client.getFavorite(key(1, ANA, 1004))).isFavorite ? true : undefined), { what: 'the announced favorite' });
   });
 
   it("when account.deleted arrives for bruno, then all of bruno's favorites go and ana's stay", async () => {

@@ -3,12 +3,13 @@
 // declares for it (domain/storage.ts).
 import { ensureIndexes, type Connection } from '@folio/mongo';
 import { CollectionRepository } from './collections.js';
-import { FavoriteRepository } from './favorites.js';
+import { FavoriteRepository, type FavoriteCache } from './favorites.js';
 import { IssueRepository } from './issues.js';
 import { catalogModels } from './schemas.js';
 
 export * from './schemas.js';
 export { collectionId } from './collections.js';
+export { forgetFavoritesOf, type FavoriteCache } from './favorites.js';
 export type { CollectionRepository, FavoriteRepository, IssueRepository };
 
 export interface CatalogStore {
@@ -17,12 +18,12 @@ export interface CatalogStore {
   favorites: FavoriteRepository;
 }
 
-export async function openCatalogStore(connection: Connection): Promise<CatalogStore> {
+export async function openCatalogStore(connection: Connection, caches: { favorites?: FavoriteCache } = {}): Promise<CatalogStore> {
   const models = catalogModels(connection);
   await ensureIndexes(connection);
   return {
     issues: new IssueRepository(models.issues),
     collections: new CollectionRepository(models.collections),
-    favorites: new FavoriteRepository(models.favorites),
+    favorites: new FavoriteRepository(models.favorites, caches.favorites),
   };
 }

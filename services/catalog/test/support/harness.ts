@@ -91,7 +91,10 @@ async function startTestCommerce(identityAddress: string): Promise<TestCommerce>
       await broker.close();
       await service.stop();
       await deleteTopology({ exchanges: [config.EVENTS_EXCHANGE] }).catch(() => {});
-      await deleteTopology({ exchanges: [config.IDENTITY_EVENTS_EXCHANGE], consumers: [`${config.QUEUE_PREFIX}.account-eraser`] }).catch(() => {});
+      await deleteTopology({
+        exchanges: [config.IDENTITY_EVENTS_EXCHANGE, config.EVENTS_EXCHANGE],
+        consumers: [`${config.QUEUE_PREFIX}.account-eraser`],
+      }).catch(() => {});
       await db.dropDatabase().catch(() => {});
       await db.close();
     },
@@ -116,6 +119,8 @@ export async function startTestCatalog(options: { reader?: boolean; env?: Record
     // identity's and commerce's own exchanges: catalog hears their tenant.updated and access.changed.
     IDENTITY_EVENTS_EXCHANGE: identity.config.EVENTS_EXCHANGE,
     COMMERCE_EVENTS_EXCHANGE: commerce.eventsExchange,
+    // catalog's own favorites.changed, apart from other test catalogs running at the same time.
+    EVENTS_EXCHANGE: uniqueName('catalog.events'),
     // Tests arrange state and read it at once: the access cache is off unless a test turns it on (cache-invalidation.test.ts).
     ACCESS_CACHE_TTL_MS: '0',
     QUEUE_PREFIX: uniqueName('catalog'),
