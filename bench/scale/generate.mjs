@@ -66,10 +66,13 @@ const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 /** Generation time, truncated to the day: a re-run the same day writes identical documents. */
 const NOW = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z');
 const minutesAgo = (m) => new Date(NOW.getTime() - m * 60_000);
-// Issues carry the load time as their change: the running catalog picks them up through its
-// change feed (updated_at and change_bucket after its snapshot), as it does with the seed's.
+// Issues carry the time their chunk is written as their change, as the seed's do: the running
+// catalog's change feed (updated_at, change_bucket; it re-reads a few seconds back) picks them up.
 const { changeBucket } = await service('catalog').dist('data/change-buckets.js');
-const LOADED_AT = new Date();
+const stamped = (issue) => {
+  const now = new Date();
+  return { ...issue, updated_at: now, change_bucket: changeBucket(now) };
+};
 const SHELVES = { 1: ['fiction', 'nonfiction', 'magazines', 'audio'], 2: ['novelas', 'revistas'], 3: ['romances'], 4: ['narrativa'], 5: [], 6: ['comics'] };
 const CURRENCY = { 1: 'USD', 2: 'ARS', 3: 'BRL', 4: 'EUR', 5: 'USD', 6: 'USD' };
 
@@ -87,8 +90,6 @@ const issues = Array.from({ length: N.issues }, (_, i) => {
     external_id: `SCALE-${id}`,
     collections: SHELVES[tenant].length ? [SHELVES[tenant][k % SHELVES[tenant].length]] : [],
     deleted_at: null,
-    updated_at: LOADED_AT,
-    change_bucket: changeBucket(LOADED_AT),
   };
 });
 const issuesOfTenant = new Map();
@@ -147,7 +148,7 @@ const plan = [
       };
     },
   },
-  { db: 'catalog', model: 'issues', count: N.issues, doc: (i) => issues[i] },
+  { db: 'catalog', model: 'issues', count: N.issues, doc: (i) => stamped(issues[i]) },
   {
     db: 'commerce',
     model: 'offers',
