@@ -112,7 +112,8 @@ export async function loggedErrors(sinceMs: number, limit = 6): Promise<string[]
   for (const name of LOGGED) {
     const text = await readFile(join(ROOT, '.local', 'logs', `${name}.log`), 'utf8').catch(() => '');
     for (const line of text.split('\n')) {
-      if (!line.startsWith('{')) continue;
+      // Only error (50) and fatal (60) lines are parsed: a log holds megabytes of info lines.
+      if (!line.startsWith('{') || !/"level":[56]\d/.test(line)) continue;
       let entry: { level?: number; time?: string; msg?: string; rpc?: string; route?: string; err?: { type?: string; message?: string; stack?: string } };
       try {
         entry = JSON.parse(line) as typeof entry;

@@ -25,7 +25,7 @@ export interface RasterCover {
 }
 
 export class CoverRasters {
-  private readonly cache = new ReferenceCache<string, RasterCover>({ name: 'reader-cover-png', maxEntries: 500, ttlMs: 60 * 60_000 });
+  private readonly cache = new ReferenceCache<string, RasterCover | null>({ name: 'reader-cover-png', maxEntries: 500, ttlMs: 60 * 60_000 });
 
   constructor(private readonly storage: ContentStorage) {}
 
@@ -34,7 +34,8 @@ export class CoverRasters {
     const info = await this.storage.stat(svgKey);
     if (!info) return null;
     const key = `${svgKey}@${info.modifiedAt.getTime()}`;
-    return this.cache.getPresent(key, async () => {
+    // get(): the covers of a feed page are asked for at once by every reader that opens it; one render each.
+    return this.cache.get(key, async () => {
       const svg = await this.storage.get(svgKey);
       if (!svg) return null;
       const rendered = await renderAsync(svg, { font: FONTS });
