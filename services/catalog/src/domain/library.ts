@@ -15,6 +15,7 @@ import { invalidArgument, notFound } from '@folio/errors';
 import type { CatalogView, IssueRecord } from './catalog-view.js';
 import { pageParam, perPageParam } from './paging.js';
 import { canRead, type AccessPort, type ReadingPositionsPort } from './ports.js';
+import { readableShelf } from './readable.js';
 import {
   collectionTitle,
   langOf,
@@ -60,7 +61,22 @@ interface Shelf {
   title: string;
   /** The shelf's issues in order, before access filtering. */
   issues(): Promise<readonly IssueRecord[]>;
+  /** Where its order comes from: the view's (whose readable part readable.ts keeps), or the user's positions. */
+  order: { latest: true } | { collection: string } | { positions: true };
 }
+
+/** A shelf's items the user may see, of which a request shows one slice. */
+interface VisibleShelf {
+  total: number;
+  slice(start: number, end: number): ListedIssue[];
+}
+
+const listedOf = (issues: readonly IssueRecord[]): VisibleShelf => ({
+  total: issues.length,
+  slice: (start, end) => issues.slice(start, end).map((issue) => ({ issue })),
+});
+
+const listedAs = (items: readonly ListedIssue[]): VisibleShelf => ({ total: items.length, slice: (start, end) => items.slice(start, end) });
 
 export class Library {
   constructor(
@@ -81,7 +97,7 @@ export class Library {
     const { shelvesPerPage } = this.deps.settings;
     const onPage = pageSlice(shelves, page, shelvesPerPage);
     const lists = await Promise.all(onPage.map((shelf) => shelf.issues()));
-    const visible = await this.visible(request, lang, lists, perPage);
+    const visible = await this.visible(request, lang, onPage, lists);
     return {
       sections: onPage.map((shelf, i) => ({
         ...libraryFilterKeys(SECTION_FILTER, shelf.value, request.appBaseVersion),
@@ -101,13 +117,14 @@ export class Library {
     if (name !== SECTION_FILTER) throw invalidArgument(`Unknown filter ${name}.`, { [name]: [`Filtering by ${name} is not supported; use section.`] });
     const shelf = this.shelves(request.tenantId, request.userId, lang).find((candidate) => candidate.value === request.filterValue);
     if (!shelf) throw notFound('Section not found.');
-    const [items] = await this.visible(request, lang, [await shelf.issues()]);
-    const data = pageSlice(items!, page, perPage);
+    const [items] = await this.visible(request, lang, [shelf], [await shelf.issues()]);
+    const start = (page - 1) * perPage;
+    const data = items!.slice(start, start + perPage);
     return {
       ...libraryFilterKeys(SECTION_FILTER, shelf.value, request.appBaseVersion),
       title: shelf.title,
       data,
-      meta: pageMeta(items!.length, page, perPage, data.length),
+      meta: pageMeta(items!.total, page, perPage, data.length),
     };
   }
 
@@ -118,6 +135,7 @@ export class Library {
       {
         value: 'continue_reading',
         title: sectionTitle('continue_reading', lang),
+        order: { positions: true },
         issues: async () => {
           const { positions } = await reading.list(userId, [tenantId], 1, settings.continueReadingWindow);
           return positions.flatMap((position) => {
@@ -126,12 +144,13 @@ export class Library {
           });
         },
       },
-      { value: 'latest_issues', title: sectionTitle('latest_issues', lang), issues: async () => catalog?.latest() ?? [] },
+      { value: 'latest_issues', title: sectionTitle('latest_issues', lang), order: { latest: true }, issues: async () => catalog?.latest() ?? [] },
     ];
     for (const collection of catalog?.collectionList() ?? []) {
       shelves.push({
         value: collection.slug,
         title: collectionTitle(collection.title, collection.slug, lang),
+        order: { collection: collection.slug },
         issues: async () => catalog!.inCollection(collection.slug),
       });
     }
@@ -139,24 +158,24 @@ export class Library {
   }
 
   /**
-   * The issues of each list the scope lets the user see, in order. `enough`
-   * stops the owned filter early when only the first items are shown.
+   * The issues of each shelf the scope lets the user see, in order. Scope
+   * owned reads the user's readable part of a view-ordered shelf from
+   * readable.ts (built once per access answer), so a page costs its own
+   * size; the continue-reading shelf is short and filtered here.
    */
-  private async visible(request: LibraryRequest, lang: Lang, lists: readonly (readonly IssueRecord[])[], enough = Infinity): Promise<ListedIssue[][]> {
-    if (lists.every((list) => list.length === 0)) return lists.map(() => []);
-    const { access, storefront, settings } = this.deps;
+  private async visible(request: LibraryRequest, lang: Lang, shelves: readonly Shelf[], lists: readonly (readonly IssueRecord[])[]): Promise<VisibleShelf[]> {
+    if (lists.every((list) => list.length === 0)) return lists.map(() => listedOf([]));
+    const { access, storefront, settings, view } = this.deps;
     if (request.scope === 'all') {
       const candidates = lists.map((list) => list.slice(0, settings.candidateLimit));
-      return storefront.acquirable(request.tenantId, request.userId, lang, candidates);
+      return (await storefront.acquirable(request.tenantId, request.userId, lang, candidates)).map(listedAs);
     }
     const content = await access.accessible([request.tenantId], request.userId);
-    return lists.map((list) => {
-      const kept: ListedIssue[] = [];
-      for (const issue of list) {
-        if (kept.length >= enough) break;
-        if (canRead(content, issue)) kept.push({ issue });
-      }
-      return kept;
+    const catalog = view.tenant(request.tenantId);
+    return lists.map((list, i) => {
+      const order = shelves[i]!.order;
+      if (!catalog || 'positions' in order) return listedOf(list.filter((issue) => canRead(content, issue)));
+      return listedOf(readableShelf(content, catalog, list, 'collection' in order ? order.collection : undefined));
     });
   }
 }

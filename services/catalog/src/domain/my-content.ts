@@ -11,6 +11,7 @@ import type { CatalogView, IssueRecord } from './catalog-view.js';
 import { byRecency } from './catalog-view.js';
 import type { CursorCodec, CursorPosition } from './cursor.js';
 import { perPageParam } from './paging.js';
+import { readableShelf } from './readable.js';
 import type { AccessPort } from './ports.js';
 import { langOf, sectionTitle, type SectionView } from './presentation.js';
 
@@ -68,16 +69,9 @@ export class MyContent {
     for (const tenantId of tenantIds) {
       const catalog = view.tenant(tenantId);
       if (!catalog) continue;
-      if (content.wholeTenants.has(tenantId)) {
-        sources.push(catalog.latest());
-        continue;
-      }
-      const own: IssueRecord[] = [];
-      for (const [issueId, grant] of content.issues) {
-        const issue = grant.tenantId === tenantId ? catalog.issues.get(issueId) : undefined;
-        if (issue) own.push(issue);
-      }
-      if (own.length > 0) sources.push(own.sort(byRecency));
+      // Sorted once per access answer (readable.ts), not per page.
+      const readable = readableShelf(content, catalog, catalog.latest(), undefined);
+      if (readable.length > 0) sources.push(readable);
     }
     return sources;
   }
