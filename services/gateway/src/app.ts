@@ -77,6 +77,9 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
       maxRetriesPerRequest: 1,
       commandTimeout: 1_000,
       connectTimeout: 2_000,
+      // Commands of one event-loop turn (the admissions of concurrent requests)
+      // leave in one write and one reply read instead of one syscall pair each.
+      enableAutoPipelining: true,
     });
   let lastRedisError = 0;
   redis.on('error', (error) => {

@@ -54,6 +54,21 @@ describe('client IP resolution', () => {
     expect(trusted('2001:db9::1')).toBe(false);
   });
 
+  it('when IPv4 entries are single addresses, /0, /32 or odd prefixes, then exactly their ranges are trusted', () => {
+    const single = trustedProxies(['203.0.113.7']);
+    expect(single('203.0.113.7')).toBe(true);
+    expect(single('203.0.113.8')).toBe(false);
+    expect(trustedProxies(['0.0.0.0/0'])('255.255.255.255')).toBe(true);
+    const odd = trustedProxies(['172.16.0.0/12', '198.51.100.128/25']);
+    expect(odd('172.31.255.255')).toBe(true);
+    expect(odd('172.32.0.0')).toBe(false);
+    expect(odd('172.15.255.255')).toBe(false);
+    expect(odd('198.51.100.128')).toBe(true);
+    expect(odd('198.51.100.127')).toBe(false);
+    expect(odd('::ffff:172.20.1.1')).toBe(true);
+    expect(odd('2001:db8::1')).toBe(false);
+  });
+
   it('when an entry is not an IP, CIDR or range name, then compiling it throws', () => {
     expect(() => trustedProxies(['10.0.0.0/33'])).toThrow(/prefix/);
     expect(() => trustedProxies(['proxy.internal'])).toThrow(/not an IP/);

@@ -29,7 +29,7 @@ export function requestContext(isTrustedProxy: TrustPredicate, logger: Logger): 
     const clientIp = resolveClientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'], isTrustedProxy);
     const state: RequestState = { context, clientIp };
     res.locals.state = state;
-    res.set('X-Request-Id', context.requestId);
+    res.setHeader('X-Request-Id', context.requestId);
 
     const started = performance.now();
     res.on('finish', () => {

@@ -56,10 +56,12 @@ export function admissionGate(route: Route, deps: GateDeps): RequestHandler {
     let verification: Promise<VerifiedToken> | undefined;
     let sessionKey: string | undefined;
     if (token) {
-      verification = deps.verifier.verify(token);
+      // A token seen before (most requests) needs neither the signature check nor the payload decoded again.
+      const known = deps.verifier.known(token);
+      verification = known ? Promise.resolve(known) : deps.verifier.verify(token);
       // Awaited by auth later, or never (a 429 first): no unhandled rejection either way.
       verification.catch(() => undefined);
-      const jti = unverifiedJtiOf(token);
+      const jti = known ? known.jti : unverifiedJtiOf(token);
       // The session-limit route always asks identity (it needs the reason: 409), so it reads nothing.
       if (jti && !route.enforceSessionLimit) sessionKey = sessionKeyOf(deps.sessionKeyPrefix, jti);
     }

@@ -40,6 +40,11 @@ export class AccessTokenVerifier {
     this.verified = new VerifiedTokenCache(options.cacheSize ?? 10_000);
   }
 
+  /** The token's verification when it is already known (verified and not expired), without any work. */
+  known(token: string): VerifiedToken | undefined {
+    return this.verified.get(token);
+  }
+
   /** Throws InvalidTokenError for a bad token; upstream failures (identity down) pass through as they are. */
   async verify(token: string): Promise<VerifiedToken> {
     const known = this.verified.get(token);
