@@ -19,6 +19,7 @@ import { Favorites } from './domain/favorites.js';
 import { IssueLookup } from './domain/issues.js';
 import { Library } from './domain/library.js';
 import { MyContent } from './domain/my-content.js';
+import { RankedQueries } from './domain/ranked-queries.js';
 import { Search } from './domain/search.js';
 import { Storefront } from './domain/storefront.js';
 import { announceFavoritesChanged, subscribeCacheInvalidation, subscribeFavoriteInvalidation } from './events/cache-invalidation.js';
@@ -106,7 +107,14 @@ export async function startCatalog(
         continueReadingWindow: config.CONTINUE_READING_WINDOW,
       },
     });
-    const search = new Search({ view, access, tenants, storefront, candidateLimit: config.STOREFRONT_CANDIDATE_LIMIT });
+    const search = new Search({
+      view,
+      access,
+      tenants,
+      storefront,
+      candidateLimit: config.STOREFRONT_CANDIDATE_LIMIT,
+      rankings: new RankedQueries({ maxHits: config.SEARCH_CACHE_HITS }),
+    });
     const myContent = new MyContent({ view, access, cursors: new CursorCodec(config.CURSOR_SECRET) });
     const continueReading = new ContinueReading({ view, reading });
     const issues = new IssueLookup({ view, issues: store.issues });

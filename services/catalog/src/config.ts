@@ -49,6 +49,11 @@ export const configSchema = serviceEnv({ grpcPort: 50052, database: 'folio_catal
    * in one call per request; this caps the candidates of each listing (best ranked / newest first).
    */
   STOREFRONT_CANDIDATE_LIMIT: env.int(1_000).pipe(z.number().min(10).max(20_000)),
+  /**
+   * Search hits kept as whole rankings of recent queries (domain/ranked-queries.ts), over all
+   * queries: about 60 bytes each, so the default holds ~12 MB. 0 keeps none.
+   */
+  SEARCH_CACHE_HITS: env.int(200_000).pipe(z.number().min(0)),
   /** Reading positions considered for the library's continue-reading shelf (most recent first). */
   CONTINUE_READING_WINDOW: env.int(100).pipe(z.number().min(1).max(1_000)),
   /** Catch-up of the in-memory index with writes of other replicas (by updated_at); 0 disables it. */

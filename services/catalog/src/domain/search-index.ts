@@ -84,12 +84,31 @@ export function compareHits<D extends Searchable>(a: Hit<D>, b: Hit<D>): number 
   return b.matched - a.matched || b.score - a.score || b.doc.publishedAtMs - a.doc.publishedAtMs || b.doc.id - a.doc.id;
 }
 
+/** Where a query's matches go: `score2` is twice the score (see MASK_SCORE2). */
+export interface HitSink<D> {
+  offer(doc: D, matched: number, score2: number): void;
+}
+
+/** Keeps every hit offered to it: a query's whole ranking, for RankedQueries to reuse. */
+export class AllHits<D extends Searchable> implements HitSink<D> {
+  private readonly hits: Hit<D>[] = [];
+
+  offer(doc: D, matched: number, score2: number): void {
+    this.hits.push({ doc, matched, score: score2 / 2 });
+  }
+
+  /** Every hit, best first. */
+  sorted(): Hit<D>[] {
+    return this.hits.sort(compareHits);
+  }
+}
+
 /**
  * Keeps the `limit` best hits offered to it and counts every hit, so one pass
  * over the matches gives a page and the total. A binary heap with the worst
  * kept hit on top, in parallel typed arrays: offering allocates nothing.
  */
-export class TopHits<D extends Searchable> {
+export class TopHits<D extends Searchable> implements HitSink<D> {
   total = 0;
   private size = 0;
   private readonly docs: D[] = [];
@@ -204,8 +223,15 @@ export class SearchIndex<D extends Searchable> {
   private touched = new Int32Array(0);
   private termTouched = new Int32Array(0);
 
+  private changes = 0;
+
   get size(): number {
     return this.slotOf.size;
+  }
+
+  /** Changes with every upsert and removal: what a cached answer of this index was computed at. */
+  get version(): number {
+    return this.changes;
   }
 
   /** The live documents. */
@@ -215,6 +241,7 @@ export class SearchIndex<D extends Searchable> {
 
   /** Adds a document, or replaces the one with the same id. */
   upsert(doc: D): void {
+    this.changes += 1;
     this.markDead(doc.id);
     const slot = this.docs.length;
     this.docs.push(doc);
@@ -236,6 +263,7 @@ export class SearchIndex<D extends Searchable> {
   }
 
   remove(id: number): void {
+    this.changes += 1;
     this.markDead(id);
     this.compactIfWorthIt();
   }
@@ -251,7 +279,7 @@ export class SearchIndex<D extends Searchable> {
    * the number of terms it matched and twice its score; documents `accept`
    * refuses are skipped. The last term also matches as a prefix when `prefixLast`.
    */
-  search(terms: readonly string[], options: { prefixLast: boolean; accept?: (doc: D) => boolean }, sink: TopHits<D>): void {
+  search(terms: readonly string[], options: { prefixLast: boolean; accept?: (doc: D) => boolean }, sink: HitSink<D>): void {
     if (terms.length === 0 || this.slotOf.size === 0) return;
     this.ensureScratch();
     const { termBest, scores, matchedBits, touched, termTouched, docs } = this;

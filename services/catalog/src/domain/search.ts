@@ -20,7 +20,8 @@ import type { CatalogView, IssueRecord } from './catalog-view.js';
 import { pageParam } from './paging.js';
 import { canRead, type AccessibleContent, type AccessPort, type TenantSettingsPort } from './ports.js';
 import { langOf, pageMeta, pageSlice, sectionTitle, type ListedIssue, type SectionView } from './presentation.js';
-import { TopHits } from './search-index.js';
+import type { RankedQueries } from './ranked-queries.js';
+import { TopHits, type Hit } from './search-index.js';
 import type { Scope, Storefront } from './storefront.js';
 import { normalizeQuery, queryTerms } from './text.js';
 
@@ -56,11 +57,12 @@ export class Search {
       tenants: TenantSettingsPort;
       storefront: Storefront;
       candidateLimit: number;
+      rankings: RankedQueries;
     },
   ) {}
 
   async store(request: StoreSearchRequest): Promise<SearchResult> {
-    const { view, access, tenants, storefront, candidateLimit } = this.deps;
+    const { view, access, tenants, storefront, candidateLimit, rankings } = this.deps;
     if (!(await tenants.get(request.tenantId)).storefrontSearch) return { disabled: true };
     const { text, terms, page } = validate(request.query, request.page);
     const lang = langOf(request.lang);
@@ -72,15 +74,15 @@ export class Search {
       items = [];
       total = 0;
     } else if (request.scope === 'all') {
-      const hits = new TopHits<IssueRecord>(candidateLimit);
-      index.search(terms, { prefixLast: prefixLast(terms) }, hits);
-      const [acquirable] = await storefront.acquirable(request.tenantId, request.userId, lang, [hits.sorted().map((hit) => hit.doc)]);
+      const ranked = rankings.ranked(request.tenantId, index, terms, prefixLast(terms));
+      const candidates = ranked.slice(0, candidateLimit).map((hit) => hit.doc);
+      const [acquirable] = await storefront.acquirable(request.tenantId, request.userId, lang, [candidates]);
       total = acquirable!.length;
       items = pageSlice(acquirable!, page, SEARCH_PAGE_SIZE);
     } else {
       const content = await access.accessible([request.tenantId], request.userId);
-      const hits = new TopHits<IssueRecord>(page * SEARCH_PAGE_SIZE);
-      index.search(terms, { prefixLast: prefixLast(terms), accept: readableIn(content, request.tenantId) }, hits);
+      const ranked = rankings.ranked(request.tenantId, index, terms, prefixLast(terms));
+      const hits = readableHits(ranked, readableIn(content, request.tenantId), page * SEARCH_PAGE_SIZE);
       total = hits.total;
       items = pageSlice(hits.sorted(), page, SEARCH_PAGE_SIZE).map((hit) => ({ issue: hit.doc }));
     }
@@ -88,7 +90,7 @@ export class Search {
   }
 
   async global(request: GlobalSearchRequest): Promise<SearchResult> {
-    const { view, access, tenants } = this.deps;
+    const { view, access, tenants, rankings } = this.deps;
     const appTenant = request.appTenantId > 0 ? request.appTenantId : DEFAULT_APP_TENANT;
     if (!(await tenants.get(appTenant)).storefrontSearch) return { disabled: true };
     const { text, terms, page } = validate(request.query, request.page);
@@ -99,7 +101,8 @@ export class Search {
       const content = await access.accessible(tenantIds, request.userId);
       // One ranking across tenants: scores of every tenant's index are comparable.
       for (const tenantId of tenantIds) {
-        view.tenant(tenantId)?.index.search(terms, { prefixLast: prefixLast(terms), accept: readableIn(content, tenantId) }, hits);
+        const index = view.tenant(tenantId)?.index;
+        if (index) readableHits(rankings.ranked(tenantId, index, terms, prefixLast(terms)), readableIn(content, tenantId), 0, hits);
       }
     }
     const items = pageSlice(hits.sorted(), page, SEARCH_PAGE_SIZE).map((hit) => ({ issue: hit.doc }));
@@ -113,6 +116,21 @@ function validate(query: string, page: number): { text: string; terms: string[];
     throw invalidArgument('The query must be between 2 and 128 characters.', { query: ['The query must be between 2 and 128 characters.'] });
   }
   return { text, terms: queryTerms(text), page: pageParam(page) };
+}
+
+/**
+ * The hits of a ranking that `accept` lets through, into `sink` (a new one
+ * keeping the best `keep` when none is given), every one of them counted.
+ * Offered best first, so the sink never has to reorder them.
+ */
+function readableHits(
+  ranked: readonly Hit<IssueRecord>[],
+  accept: ((issue: IssueRecord) => boolean) | undefined,
+  keep: number,
+  sink = new TopHits<IssueRecord>(keep),
+): TopHits<IssueRecord> {
+  for (const hit of ranked) if (accept === undefined || accept(hit.doc)) sink.offer(hit.doc, hit.matched, hit.score * 2);
+  return sink;
 }
 
 /** The access filter of one tenant's index: none at all when the whole tenant is readable. */

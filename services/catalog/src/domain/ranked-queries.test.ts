@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { IssueRecord } from './catalog-view.js';
+import { RankedQueries } from './ranked-queries.js';
+import { SearchIndex, TopHits } from './search-index.js';
+
+function issue(id: number, name: string): IssueRecord {
+  return {
+    id,
+    tenantId: 1,
+    name,
+    slug: `issue-${id}`,
+    type: 'epub',
+    description: '',
+    externalId: '',
+    numberOfPages: null,
+    lang: 'en',
+    author: '',
+    publisher: '',
+    bisac: '',
+    publishedAt: new Date(id * 1000),
+    publishedAtMs: id * 1000,
+    tags: { author: [], keyword: [], edition: [] },
+    keywords: [],
+    collections: [],
+    coverUrl: null,
+    updatedAtMs: 0,
+  };
+}
+
+function indexOf(names: string[]): SearchIndex<IssueRecord> {
+  const index = new SearchIndex<IssueRecord>();
+  names.forEach((name, i) => index.upsert(issue(i + 1, name)));
+  return index;
+}
+
+const ids = (hits: readonly { doc: IssueRecord }[]) => hits.map((hit) => hit.doc.id);
+
+describe('ranked queries', () => {
+  it('when a query is ranked, then it is the whole ranking a direct search gives, in the same order', () => {
+    const index = indexOf(['Atlas of rivers', 'River atlas', 'Atlantic', 'Sea', 'The atlas', 'Atlas atlas']);
+    const direct = new TopHits<IssueRecord>(100);
+    index.search(['atlas'], { prefixLast: true }, direct);
+    const ranked = new RankedQueries({ maxHits: 100 }).ranked(1, index, ['atlas'], true);
+    expect(ids(ranked)).toEqual(ids(direct.sorted()));
+    expect(ranked).toHaveLength(direct.total);
+  });
+
+  it('when the same query comes again on an unchanged index, then the kept ranking is returned', () => {
+    const index = indexOf(['Atlas', 'Atlas two']);
+    const rankings = new RankedQueries({ maxHits: 100 });
+    const first = rankings.ranked(1, index, ['atlas'], true);
+    expect(rankings.ranked(1, index, ['atlas'], true)).toBe(first);
+    expect(rankings.ranked(2, index, ['atlas'], true)).not.toBe(first);
+    expect(rankings.ranked(1, index, ['atlas'], false)).not.toBe(first);
+  });
+
+  it('when the index changes, then the query is ranked again and sees the change', () => {
+    const index = indexOf(['Atlas', 'Atlas two']);
+    const rankings = new RankedQueries({ maxHits: 100 });
+    expect(ids(rankings.ranked(1, index, ['atlas'], true))).toEqual([2, 1]);
+    index.upsert(issue(3, 'New atlas'));
+    expect(ids(rankings.ranked(1, index, ['atlas'], true))).toEqual([3, 2, 1]);
+    index.remove(2);
+    expect(ids(rankings.ranked(1, index, ['atlas'], true))).toEqual([3, 1]);
+  });
+
+  it('when the kept hits would pass the budget, then the least recent rankings go, and a ranking longer than the budget is not kept', () => {
+    const index = indexOf(['alpha one', 'alpha two', 'beta one', 'beta two', 'gamma']);
+    const rankings = new RankedQueries({ maxHits: 4 });
+    const alpha = rankings.ranked(1, index, ['alpha'], false);
+    const beta = rankings.ranked(1, index, ['beta'], false);
+    expect(rankings.ranked(1, index, ['alpha'], false)).toBe(alpha); // now the most recent
+    rankings.ranked(1, index, ['gamma'], false); // 5 hits held: beta, the least recent, goes
+    expect(rankings.ranked(1, index, ['alpha'], false)).toBe(alpha);
+    expect(rankings.ranked(1, index, ['beta'], false)).not.toBe(beta);
+    const one = rankings.ranked(1, index, ['one', 'two', 'gamma'], false);
+    expect(one).toHaveLength(5);
+    expect(rankings.ranked(1, index, ['one', 'two', 'gamma'], false)).not.toBe(one);
+  });
+});
