@@ -141,6 +141,11 @@ export class TopHits<D extends Searchable> implements HitSink<D> {
     this.siftDown(0);
   }
 
+  /** Counts `count` more hits without offering them: hits known to rank after every one kept. */
+  countOnly(count: number): void {
+    this.total += count;
+  }
+
   /** The kept hits, best first. */
   sorted(): Hit<D>[] {
     const hits: Hit<D>[] = [];

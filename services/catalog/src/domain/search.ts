@@ -82,9 +82,9 @@ export class Search {
     } else {
       const content = await access.accessible([request.tenantId], request.userId);
       const ranked = rankings.ranked(request.tenantId, index, terms, prefixLast(terms));
-      const hits = readableHits(ranked, readableIn(content, request.tenantId), page * SEARCH_PAGE_SIZE);
-      total = hits.total;
-      items = pageSlice(hits.sorted(), page, SEARCH_PAGE_SIZE).map((hit) => ({ issue: hit.doc }));
+      const readable = readableRanking(ranked, content, request.tenantId);
+      total = readable.length;
+      items = pageSlice(readable, page, SEARCH_PAGE_SIZE).map((hit) => ({ issue: hit.doc }));
     }
     return { disabled: false, section: searchSection(text, lang, items, total, page) };
   }
@@ -102,7 +102,7 @@ export class Search {
       // One ranking across tenants: scores of every tenant's index are comparable.
       for (const tenantId of tenantIds) {
         const index = view.tenant(tenantId)?.index;
-        if (index) readableHits(rankings.ranked(tenantId, index, terms, prefixLast(terms)), readableIn(content, tenantId), 0, hits);
+        if (index) offerBest(readableRanking(rankings.ranked(tenantId, index, terms, prefixLast(terms)), content, tenantId), hits.limit, hits);
       }
     }
     const items = pageSlice(hits.sorted(), page, SEARCH_PAGE_SIZE).map((hit) => ({ issue: hit.doc }));
@@ -118,18 +118,34 @@ function validate(query: string, page: number): { text: string; terms: string[];
   return { text, terms: queryTerms(text), page: pageParam(page) };
 }
 
+const readableRankings = new WeakMap<readonly Hit<IssueRecord>[], WeakMap<AccessibleContent, readonly Hit<IssueRecord>[]>>();
+
 /**
- * The hits of a ranking that `accept` lets through, into `sink` (a new one
- * keeping the best `keep` when none is given), every one of them counted.
- * Offered best first, so the sink never has to reorder them.
+ * The hits of a kept ranking the user can read in the tenant, best first:
+ * filtered once per ranking and access answer (both kept objects), so the
+ * next page or the same query again costs a slice.
  */
-function readableHits(
-  ranked: readonly Hit<IssueRecord>[],
-  accept: ((issue: IssueRecord) => boolean) | undefined,
-  keep: number,
-  sink = new TopHits<IssueRecord>(keep),
-): TopHits<IssueRecord> {
-  for (const hit of ranked) if (accept === undefined || accept(hit.doc)) sink.offer(hit.doc, hit.matched, hit.score * 2);
+function readableRanking(ranked: readonly Hit<IssueRecord>[], content: AccessibleContent, tenantId: number): readonly Hit<IssueRecord>[] {
+  const accept = readableIn(content, tenantId);
+  if (!accept) return ranked;
+  let byContent = readableRankings.get(ranked);
+  if (!byContent) {
+    byContent = new WeakMap();
+    readableRankings.set(ranked, byContent);
+  }
+  let readable = byContent.get(content);
+  if (!readable) {
+    readable = ranked.filter((hit) => accept(hit.doc));
+    byContent.set(content, readable);
+  }
+  return readable;
+}
+
+/** Offers the first `keep` hits of a ranking (best first) to `sink` and counts them all. */
+function offerBest(ranked: readonly Hit<IssueRecord>[], keep: number, sink: TopHits<IssueRecord>): TopHits<IssueRecord> {
+  for (const hit of ranked.slice(0, keep)) sink.offer(hit.doc, hit.matched, hit.score * 2);
+  // The rest rank after the first `keep` of their own list, so none of them could be on the page.
+  sink.countOnly(Math.max(0, ranked.length - keep));
   return sink;
 }
 
