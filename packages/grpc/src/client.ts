@@ -33,6 +33,9 @@ export const CHANNEL_OPTIONS = {
   'grpc.enable_retries': 1,
   'grpc.initial_reconnect_backoff_ms': 250,
   'grpc.max_reconnect_backoff_ms': 2_000,
+  // channelz (grpc-js's introspection service, which we do not serve) keeps
+  // per-call counters and timestamps on every channel and subchannel.
+  'grpc.enable_channelz': 0,
 } as const;
 
 /** A ts-proto client whose unary methods return promises and always carry a deadline and the caller's context. */

@@ -94,7 +94,8 @@ function wrap(logger: Logger, path: string, handler: (request: unknown, call: Ca
  */
 export async function startGrpcServer(options: { logger: Logger; port: number; host?: string; services: ServiceRegistration<any>[] }): Promise<GrpcServer> {
   const { logger } = options;
-  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  // No channelz: see CHANNEL_OPTIONS.
+  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024, 'grpc.enable_channelz': 0 });
   const statusMap: Record<string, 'SERVING' | 'NOT_SERVING'> = { '': 'SERVING' };
   for (const service of options.services) statusMap[service.name] = 'SERVING';
   const health = new HealthImplementation(statusMap);

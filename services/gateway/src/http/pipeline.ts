@@ -130,7 +130,9 @@ function send(res: Response, reply: Reply): void {
 
 export function mountRoutes(router: Router, routes: readonly Route[], deps: PipelineDeps): void {
   for (const route of routes) {
-    router[route.method](expressPath(route.path), admissionGate(route, deps), ...deps.bodyParsers, async (req: Request, res: Response) => {
+    // A GET takes no body: its requests skip the parsers' content-type checks.
+    const parsers = route.method === 'get' && !route.body ? [] : deps.bodyParsers;
+    router[route.method](expressPath(route.path), admissionGate(route, deps), ...parsers, async (req: Request, res: Response) => {
       // Body parsing ran in the socket's async context: re-enter the request's.
       const reply = await runWithContext(stateOf(res).context, () => runRoute(route, deps, req, res));
       send(res, reply);
