@@ -1,31 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { issueRecord } from '../../test/support/issue-record.js';
 import type { IssueRecord } from './catalog-view.js';
 import { RankedQueries } from './ranked-queries.js';
 import { SearchIndex, TopHits } from './search-index.js';
 
-function issue(id: number, name: string): IssueRecord {
-  return {
-    id,
-    tenantId: 1,
-    name,
-    slug: `issue-${id}`,
-    type: 'epub',
-    description: '',
-    externalId: '',
-    numberOfPages: null,
-    lang: 'en',
-    author: '',
-    publisher: '',
-    bisac: '',
-    publishedAt: new Date(id * 1000),
-    publishedAtMs: id * 1000,
-    tags: { author: [], keyword: [], edition: [] },
-    keywords: [],
-    collections: [],
-    coverUrl: null,
-    updatedAtMs: 0,
-  };
-}
+const issue = (id: number, name: string) => issueRecord(id, { name });
 
 function indexOf(names: string[]): SearchIndex<IssueRecord> {
   const index = new SearchIndex<IssueRecord>();

@@ -1,33 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { issueRecord } from '../../test/support/issue-record.js';
 import { TenantCatalog, type IssueRecord } from './catalog-view.js';
 import type { AccessibleContent, AccessReason } from './ports.js';
 import { readableShelf } from './readable.js';
 
 const TENANT = 1;
 
-function issue(id: number, collections: string[] = []): IssueRecord {
-  return {
-    id,
-    tenantId: TENANT,
-    name: `Issue ${id}`,
-    slug: `issue-${id}`,
-    type: 'epub',
-    description: '',
-    externalId: '',
-    numberOfPages: null,
-    lang: 'en',
-    author: '',
-    publisher: '',
-    bisac: '',
-    publishedAt: new Date(id * 1000),
-    publishedAtMs: id * 1000,
-    tags: { author: [], keyword: [], edition: [] },
-    keywords: [],
-    collections,
-    coverUrl: null,
-    updatedAtMs: 0,
-  };
-}
+const issue = (id: number, collections: string[] = []) => issueRecord(id, { collections });
 
 function catalogOf(issues: IssueRecord[]): TenantCatalog {
   const catalog = new TenantCatalog(TENANT);
