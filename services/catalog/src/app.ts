@@ -4,7 +4,7 @@
 // it in-process on port 0 with a fresh database.
 import { createPromiseClient, startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
-import { Broker, ReferenceCache, startAccountEraser, type AccountDeletion } from '@folio/messaging';
+import { announceUserChange, Broker, ReferenceCache, startAccountEraser, subscribeUserChanges, type AccountDeletion } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
 import { catalog, commerce, identity, reader } from '@folio/proto';
 import { DEV_CURSOR_SECRET, type CatalogConfig } from './config.js';
@@ -22,7 +22,7 @@ import { MyContent } from './domain/my-content.js';
 import { RankedQueries } from './domain/ranked-queries.js';
 import { Search } from './domain/search.js';
 import { Storefront } from './domain/storefront.js';
-import { announceFavoritesChanged, subscribeCacheInvalidation, subscribeFavoriteInvalidation } from './events/cache-invalidation.js';
+import { FAVORITES_CHANGED, subscribeCacheInvalidation } from './events/cache-invalidation.js';
 import { catalogHandlers } from './grpc/handlers.js';
 import { Presenter } from './grpc/mappers.js';
 import { CachedAccess } from './upstreams/cached-access.js';
@@ -133,14 +133,16 @@ export async function startCatalog(
       exchanges: { commerce: config.COMMERCE_EVENTS_EXCHANGE, identity: config.IDENTITY_EVENTS_EXCHANGE },
     });
     teardown.add(() => Promise.all(invalidations.map((subscription) => subscription.stop())));
-    const favoriteInvalidation = await subscribeFavoriteInvalidation({
+    const favoriteInvalidation = await subscribeUserChanges({
       broker,
       logger,
-      favorites: { forgetUser: (userId) => forgetFavoritesOf(favoriteCache.entries, userId), clear: () => favoriteCache.entries.clear() },
       exchange: config.EVENTS_EXCHANGE,
+      type: FAVORITES_CHANGED,
+      forgetUser: (userId) => forgetFavoritesOf(favoriteCache.entries, userId),
+      forgetAll: () => favoriteCache.entries.clear(),
     });
     teardown.add(() => favoriteInvalidation.stop());
-    announceFavorites = (userId) => announceFavoritesChanged(broker, config.EVENTS_EXCHANGE, userId, logger);
+    announceFavorites = (userId) => announceUserChange(broker, config.EVENTS_EXCHANGE, FAVORITES_CHANGED, userId, logger);
 
     const grpc = await startGrpcServer({
       logger,

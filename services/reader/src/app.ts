@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
-import { Broker, ReferenceCache, startAccountEraser } from '@folio/messaging';
+import { announceUserChange, Broker, ReferenceCache, startAccountEraser, subscribeUserChanges } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
 import { reader, readerSync } from '@folio/proto';
 import type { ReaderConfig } from './config.js';
@@ -27,13 +27,7 @@ import { readerSyncHandlers } from './grpc/sync-handlers.js';
 import { CoverRasters } from './media/cover-raster.js';
 import { startMediaServer } from './media/server.js';
 import { MediaUrls } from './media/signing.js';
-import {
-  announcePositionsChanged,
-  announceSessionsEnded,
-  subscribeAccessInvalidation,
-  subscribePositionInvalidation,
-  subscribeSessionInvalidation,
-} from './events/cache-invalidation.js';
+import { announceSessionsEnded, subscribeAccessInvalidation, POSITIONS_CHANGED, subscribeSessionInvalidation } from './events/cache-invalidation.js';
 import { CachedAccessPeers } from './peers/cached-access.js';
 import { GrpcPeers } from './peers/grpc-peers.js';
 import { TextIndexStore } from './search/index-store.js';
@@ -144,9 +138,16 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
         settingsCache.entries.clear();
       },
     };
-    const positionInvalidation = await subscribePositionInvalidation({ broker, logger, positions: readingState, exchange: config.EVENTS_EXCHANGE });
+    const positionInvalidation = await subscribeUserChanges({
+      broker,
+      logger,
+      exchange: config.EVENTS_EXCHANGE,
+      type: POSITIONS_CHANGED,
+      forgetUser: (userId) => readingState.delete(userId),
+      forgetAll: () => readingState.clear(),
+    });
     teardown.add(() => positionInvalidation.stop());
-    announcePositions = (userId) => announcePositionsChanged(broker, config.EVENTS_EXCHANGE, userId, logger);
+    announcePositions = (userId) => announceUserChange(broker, config.EVENTS_EXCHANGE, POSITIONS_CHANGED, userId, logger);
     const sessionInvalidation = await subscribeSessionInvalidation({ broker, logger, sessions: store.sessions, exchange: config.EVENTS_EXCHANGE });
     teardown.add(() => sessionInvalidation.stop());
     announceSessions = (change) => announceSessionsEnded(broker, config.EVENTS_EXCHANGE, change, logger);

@@ -3,7 +3,7 @@
 // events published while there was none were missed): commerce's
 // access.changed (purchase, grant, revocation, erasure, seed) drops cached
 // access decisions (peers/cached-access.ts); reader's own positions.changed
-// drops a user's cached positions (data/repositories.ts) written through
+// (subscribeUserChanges of @folio/messaging, in app.ts) drops a user's cached positions (data/repositories.ts) written through
 // another replica.
 import type { Logger } from '@folio/logger';
 import { accessChangeOf, ACCESS_CHANGED, createEvent, subscribeBroadcast, type BroadcastSubscription, type Broker } from '@folio/messaging';
@@ -28,42 +28,10 @@ export function subscribeAccessInvalidation(deps: { broker: Broker; logger: Logg
 
 /**
  * reader.events: a user's reading state (positions or reader settings)
- * changed on some replica (payload `{user_id}`); the name is the wire's and
- * stays.
+ * changed on some replica (payload `{user_id}`; @folio/messaging
+ * user-changes); the name is the wire's and stays.
  */
 export const POSITIONS_CHANGED = 'positions.changed';
-
-/**
- * Tells every replica (this one too, harmlessly) to drop a user's cached
- * positions. Not through an outbox: losing one only leaves another replica's
- * copy stale until POSITION_CACHE_TTL_MS, and the write itself is already
- * stored. Never awaited by the request that wrote.
- */
-export function announcePositionsChanged(broker: Broker, exchange: string, userId: number, logger: Logger): void {
-  broker.publish(exchange, createEvent(POSITIONS_CHANGED, { user_id: userId })).catch((error: unknown) => {
-    logger.debug({ err: error, user_id: userId }, 'positions.changed not announced; other replicas catch up within the TTL');
-  });
-}
-
-export function subscribePositionInvalidation(deps: {
-  broker: Broker;
-  logger: Logger;
-  positions: { delete(userId: number): void; clear(): void };
-  exchange: string;
-}): Promise<BroadcastSubscription> {
-  const { broker, logger, positions, exchange } = deps;
-  return subscribeBroadcast(broker, {
-    exchange,
-    bindings: [POSITIONS_CHANGED],
-    logger,
-    handler: (event) => {
-      const userId = (event.payload as { user_id?: unknown } | null)?.user_id;
-      if (typeof userId === 'number' && Number.isSafeInteger(userId)) positions.delete(userId);
-      else positions.clear();
-    },
-    onSubscribed: () => positions.clear(),
-  });
-}
 
 /** reader.events: sessions ended on some replica (payload `{session_id}` or, for erasure, `{user_id}`). */
 export const SESSIONS_ENDED = 'sessions.ended';
