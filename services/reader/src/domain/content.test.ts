@@ -1,30 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { previewLimit } from './content.js';
+import { MANIFEST_BASE } from '../../test/support/content-manifest.js';
 import type { ContentManifest } from './store.js';
 
-const base = {
-  _id: '1:1',
-  tenant_id: 1,
-  issue_id: 1,
-  title: 't',
-  lang: null,
-  cover_key: '',
-  thumbnail_key: '',
-  source_hash: null,
-  text_index_key: null,
-  sections: 0,
-  ingested_at: new Date(),
-  epub: null,
-  pdf: null,
-  audio: null,
-};
 const pdf = (pages: number): ContentManifest => ({
-  ...base,
+  ...MANIFEST_BASE,
   type: 'pdf',
   pdf: { pages: Array.from({ length: pages }, () => ({ key: '', width: 1, height: 1, words: 10 })), toc: [] },
 });
 const epub = (words: number[]): ContentManifest => ({
-  ...base,
+  ...MANIFEST_BASE,
   type: 'epub',
   epub: {
     file_key: '',

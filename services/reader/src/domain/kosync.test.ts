@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { locationOfProgress, progressOfLocation } from './kosync.js';
+import { MANIFEST_BASE } from '../../test/support/content-manifest.js';
 import type { ContentManifest } from './store.js';
 
-const base = {
-  _id: '1:1',
-  tenant_id: 1,
-  issue_id: 1,
-  title: 't',
-  lang: null,
-  cover_key: '',
-  thumbnail_key: '',
-  source_hash: null,
-  text_index_key: null,
-  sections: 0,
-  ingested_at: new Date(),
-};
 const epub = {
-  ...base,
+  ...MANIFEST_BASE,
   type: 'epub',
   epub: {
     file_key: 'k',
@@ -33,7 +21,7 @@ const epub = {
   audio: null,
 } as ContentManifest;
 const pdf = {
-  ...base,
+  ...MANIFEST_BASE,
   type: 'pdf',
   epub: null,
   audio: null,
