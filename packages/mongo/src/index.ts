@@ -6,6 +6,11 @@ import mongoose, { type Connection, type Model, type Schema } from 'mongoose';
 
 export type { Connection } from 'mongoose';
 
+// Every query's exec() otherwise keeps `new Error().stack` to report a query
+// run twice; with --enable-source-maps that stack is source-mapped on every
+// query: ~5 % of commerce's CPU on the purchase redirect. We never run a query twice.
+mongoose.set('skipOriginalStackTraces', true);
+
 export async function connectMongo(uri: string, options: { dbName?: string } = {}): Promise<Connection> {
   const connection = mongoose.createConnection(uri, {
     dbName: options.dbName,
