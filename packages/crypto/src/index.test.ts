@@ -32,4 +32,19 @@ describe('reader text encryption', () => {
   it('when the same text is encrypted twice, then the payloads differ (fresh iv)', () => {
     expect(encryptText(token, 'x')).not.toBe(encryptText(token, 'x'));
   });
+
+  it('when many texts are encrypted, across refills of the IV pool, then no IV repeats', () => {
+    const ivs = new Set<string>();
+    for (let n = 0; n < 1_000; n++) ivs.add(Buffer.from(encryptText(token, 'x'), 'base64').subarray(0, 12).toString('hex'));
+    expect(ivs.size).toBe(1_000);
+  });
+
+  it('when more reader-tokens are used than keys are kept, then every key is still the HKDF of its token', () => {
+    const tokens = Array.from({ length: 1_100 }, (_, n) => `${token}-${n}`);
+    for (const each of tokens) deriveTextKey(each);
+    for (const each of [tokens[0]!, tokens[1_099]!]) {
+      expect(deriveTextKey(each)).toEqual(Buffer.from(hkdfSync('sha256', each, Buffer.alloc(0), 'svc-reader-text-v1', 32)));
+      expect(decryptText(each, encryptText(each, 'kept'))).toBe('kept');
+    }
+  });
 });
