@@ -88,6 +88,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
         commerce: config.COMMERCE_ADDR,
         deadlineMs: config.UPSTREAM_DEADLINE_MS,
         tenantCacheTtlMs: config.TENANT_CACHE_TTL_MS,
+        issueCacheTtlMs: config.ISSUE_CACHE_TTL_MS,
       },
       logger,
     );

@@ -29,6 +29,8 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     UPSTREAM_DEADLINE_MS: env.int(1_500).pipe(z.number().min(50)),
     /** How long tenant settings from identity are reused. */
     TENANT_CACHE_TTL_MS: env.int(30_000).pipe(z.number().min(0)),
+    /** How long an issue's metadata from catalog is reused (catalog's replicas refresh every 10 s); 0: off. */
+    ISSUE_CACHE_TTL_MS: env.int(10_000).pipe(z.number().min(0)),
     /** Granted access decisions are reused this long at most (dropped sooner by commerce's access.changed; refusals are never cached); 0: off. */
     ACCESS_CACHE_TTL_MS: env.int(30_000).pipe(z.number().min(0)),
     ACCESS_CACHE_MAX_ENTRIES: env.int(200_000).pipe(z.number().min(100)),

@@ -1,9 +1,11 @@
 // Peers over gRPC: identity (tenant settings, cached briefly), catalog (issue
-// metadata, favorites) and commerce (the access decision). Every call carries
+// metadata, cached briefly; favorites, asked every time: a flag the user just
+// set must show at once) and commerce (the access decision). Every call carries
 // the deadline and the caller's request context (createPromiseClient).
 import { DomainError } from '@folio/errors';
 import { createPromiseClient, type PromiseClient } from '@folio/grpc';
 import type { Logger } from '@folio/logger';
+import { ReferenceCache } from '@folio/messaging';
 import { catalog, commerce, identity } from '@folio/proto';
 import type { AccessInfo, IssueInfo, Peers, TenantInfo } from '../domain/ports.js';
 import { parseDateTime } from '../domain/time.js';
@@ -14,7 +16,15 @@ export interface PeerAddresses {
   commerce: string;
   deadlineMs: number;
   tenantCacheTtlMs: number;
+  /**
+   * How long an issue's metadata is reused. Catalog's own replicas see an
+   * edit up to one index refresh (10 s) late, so the same bound here adds no
+   * new staleness, and the reader settings skip one of their catalog calls.
+   */
+  issueCacheTtlMs: number;
 }
+
+const MAX_CACHED_ISSUES = 10_000;
 
 const REASONS: Record<number, AccessInfo['reason']> = {
   [commerce.AccessReason.ACCESS_REASON_FREE]: 'free',
@@ -27,6 +37,7 @@ export class GrpcPeers implements Peers {
   private readonly catalog: PromiseClient<catalog.CatalogServiceClient>;
   private readonly commerce: PromiseClient<commerce.CommerceServiceClient>;
   private readonly tenants = new Map<number, { at: number; tenant: Promise<TenantInfo> }>();
+  private readonly issues: ReferenceCache<string, IssueInfo>;
 
   constructor(
     private readonly addresses: PeerAddresses,
@@ -36,6 +47,7 @@ export class GrpcPeers implements Peers {
     this.identity = createPromiseClient(identity.IdentityServiceClient, addresses.identity, options);
     this.catalog = createPromiseClient(catalog.CatalogServiceClient, addresses.catalog, options);
     this.commerce = createPromiseClient(commerce.CommerceServiceClient, addresses.commerce, options);
+    this.issues = new ReferenceCache({ name: 'reader-issues', maxEntries: MAX_CACHED_ISSUES, ttlMs: addresses.issueCacheTtlMs });
   }
 
   tenant(tenantId: number): Promise<TenantInfo> {
@@ -72,7 +84,12 @@ export class GrpcPeers implements Peers {
     return tenant;
   }
 
-  async issue(tenantId: number, issueId: number): Promise<IssueInfo> {
+  issue(tenantId: number, issueId: number): Promise<IssueInfo> {
+    // A failure (not found, catalog away) is not kept: get() stores only values.
+    return this.issues.get(`${tenantId}:${issueId}`, () => this.fetchIssue(tenantId, issueId));
+  }
+
+  private async fetchIssue(tenantId: number, issueId: number): Promise<IssueInfo> {
     const { issue, tags } = await this.catalog.getIssue({ tenantId, issueId });
     if (!issue) throw new DomainError('NOT_FOUND', 'Issue not found.');
     return {

@@ -40,6 +40,8 @@ export interface StandIns {
   catalogAddress: string;
   /** `<user_id>:<issue_id>` pairs GetFavorite answers true for. */
   favorites: Set<string>;
+  /** How many GetIssue calls reached the stand-in (what reader's issue cache saves). */
+  getIssueCalls(): number;
   stop(): Promise<void>;
 }
 
@@ -48,9 +50,11 @@ export async function startCatalogStandIn(dataset: Dataset, options: { coverUrlT
   const logger = createLogger({ service: 'stand-in', level: 'silent' });
   const issueIn = (tenantId: number, issueId: number) => dataset.issues.find((issue) => issue.id === issueId && issue.tenant_id === tenantId);
   const favorites = new Set<string>();
+  let getIssueCalls = 0;
 
   type CatalogHandlers = ServiceHandlers<typeof catalog.CatalogServiceService>;
   const getIssue: CatalogHandlers['getIssue'] = async ({ tenantId, issueId }) => {
+    getIssueCalls++;
     const issue = issueIn(tenantId, issueId);
     if (!issue) throw new DomainError('NOT_FOUND', 'Issue not found.');
     return {
@@ -90,6 +94,7 @@ export async function startCatalogStandIn(dataset: Dataset, options: { coverUrlT
   return {
     catalogAddress: await start('svc.catalog.v1.CatalogService', catalog.CatalogServiceService, catalogHandlers),
     favorites,
+    getIssueCalls: () => getIssueCalls,
     stop: async () => {
       await Promise.all(servers.map((server) => server.shutdown(1_000)));
     },
