@@ -1,7 +1,7 @@
 // The notes repository: documents in, plain domain objects out. Every query
 // of one scope is built from the full scope (tenant, user, issue), so a query
 // cannot forget the tenant.
-import { isDuplicateKeyError, nextSequence, type Connection } from '@folio/mongo';
+import { insertBatcherOf, isDuplicateKeyError, nextSequence, type Connection, type InsertBatcher } from '@folio/mongo';
 import type { Model } from 'mongoose';
 import type { EpubLocation, Note, NoteChange, NoteRepository, NoteScope } from '../domain/note.js';
 import type { NoteDoc } from './schemas.js';
@@ -64,10 +64,15 @@ function fromDoc(doc: NoteDoc): Note {
 }
 
 export class MongoNoteRepository implements NoteRepository {
+  // Notes created at the same moment are stored together (group commit, @folio/mongo).
+  private readonly inserts: InsertBatcher<NoteDoc>;
+
   constructor(
     private readonly connection: Connection,
     private readonly model: Model<NoteDoc>,
-  ) {}
+  ) {
+    this.inserts = insertBatcherOf(model);
+  }
 
   nextId(): Promise<number> {
     return nextSequence(this.connection, 'notes');
@@ -76,7 +81,7 @@ export class MongoNoteRepository implements NoteRepository {
   async insert(note: Note): Promise<boolean> {
     try {
       // Written as is: the domain validated it, and mongoose casting must not turn nulls into defaults.
-      await this.model.collection.insertOne(toDoc(note) as never);
+      await this.inserts.insert(toDoc(note));
       return true;
     } catch (error) {
       if (isDuplicateKeyError(error)) return false;

@@ -2,7 +2,7 @@
 // (domain/store.ts) over the document store, with this replica's caches.
 // Every read of tenant content names the tenant; user data is keyed by user.
 // Results are plain objects.
-import { ensureIndexes, isDuplicateKeyError, nextSequence, type Connection } from '@folio/mongo';
+import { ensureIndexes, insertBatcherOf, isDuplicateKeyError, type InsertBatcher, nextSequence, type Connection } from '@folio/mongo';
 import type { ReferenceCache } from '@folio/messaging';
 import type { Model } from 'mongoose';
 import {
@@ -88,12 +88,19 @@ export interface SessionCache {
 }
 
 export class MongoSessionRepository implements SessionRepository {
+  // Sessions opened at the same moment are stored together (group commit, @folio/mongo).
+  private readonly sessionInserts: InsertBatcher<Omit<SessionDoc, 'snapshot'>>;
+  private readonly snapshotInserts: InsertBatcher<SnapshotDoc>;
+
   constructor(
     private readonly connection: Connection,
     private readonly model: Model<Omit<SessionDoc, 'snapshot'>>,
     private readonly snapshots: Model<SnapshotDoc>,
     private readonly cache?: SessionCache,
-  ) {}
+  ) {
+    this.sessionInserts = insertBatcherOf(model);
+    this.snapshotInserts = insertBatcherOf(snapshots);
+  }
 
   /** Drops sessions from this replica's cache: one, every one of a user, or all (another replica ended them). */
   forget(change: { sessionId?: number; userId?: number } = {}): void {
@@ -111,8 +118,8 @@ export class MongoSessionRepository implements SessionRepository {
   /** Snapshot first: a session is never visible without it. */
   async create(session: SessionDoc): Promise<void> {
     const { snapshot, ...fields } = session;
-    await this.snapshots.collection.insertOne({ _id: session._id, snapshot } as never);
-    await this.model.collection.insertOne({ ...fields } as never);
+    await this.snapshotInserts.insert({ _id: session._id, snapshot });
+    await this.sessionInserts.insert(fields);
   }
 
   /** The session without its snapshot (`snapshot` empty): what a reader-token check needs. */
