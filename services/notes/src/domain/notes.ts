@@ -45,21 +45,23 @@ export class Notes {
    * Creates the note, or returns the scope's note with the same uuid unchanged
    * (`created: false`): a client retrying a create it never saw answered gets
    * the same note, not a duplicate. The uuid is claimed by a unique index, so
-   * concurrent retries also end with one note.
+   * concurrent retries also end with one note. The insert goes first: a new
+   * note (nearly every create) costs one write and no read; only a uuid
+   * already taken looks the existing note up.
    */
   async create(scope: NoteScope, draft: NoteDraft): Promise<{ note: Note; created: boolean }> {
     const content = validateDraft(draft);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const existing = await this.repository.findByUuid(scope, content.uuid);
-      if (existing) return { note: existing, created: false };
       const now = this.clock.now();
       const note: Note = { ...content, id: await this.repository.nextId(), scope, createdAt: now, updatedAt: now };
       if (await this.repository.insert(note)) {
         this.logger.info({ note_id: note.id, issue_id: scope.issueId }, 'note created');
         return { note, created: true };
       }
-      // Lost the uuid to a concurrent create: the loop returns the winner's note
-      // (or, if it was deleted meanwhile, tries again).
+      // The uuid is taken in this scope (a retry, or a concurrent create): its
+      // note is the answer; if it was deleted meanwhile, the loop tries again.
+      const existing = await this.repository.findByUuid(scope, content.uuid);
+      if (existing) return { note: existing, created: false };
     }
     throw new Error(`note uuid kept colliding in scope ${scope.tenantId}/${scope.userId}/${scope.issueId}`);
   }
