@@ -21,7 +21,7 @@ export const configSchema = serviceEnv({ grpcPort: 50053, database: 'folio_comme
   CATALOG_DEADLINE_MS: env.int(500).pipe(z.number().min(1)),
   /** How long tenant settings read from identity are reused. */
   TENANT_CACHE_SECONDS: env.int(30).pipe(z.number().min(0)),
-  // How long the free issues of a tenant are served from memory (0: read each time); see MongoOfferRepository (data/offers.ts).
+  // How long offers (by issue, and the free issues of a tenant) are served from memory (0: read each time); see MongoOfferRepository (data/offers.ts).
   OFFER_CACHE_SECONDS: env.int(60).pipe(z.number().min(0)),
 
   /** Return scheme of the generic app (spec: scheme resolution rules 1 and 3). */

@@ -1,5 +1,6 @@
-// The free issues of a tenant are served from memory (MongoOfferRepository): a
-// my-content listing must not read the whole offers collection each time.
+// The free issues of a tenant and the offer of each issue are served from
+// memory (MongoOfferRepository): a my-content listing must not read the whole
+// offers collection each time, nor a purchase redirect its offer.
 import { freshDatabase } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MongoOfferRepository } from '../src/data/offers.js';
@@ -51,5 +52,26 @@ describe('free issues of a tenant', () => {
     await offers.freeIssuesIn([2]);
     await models.offers.create(offer(6, 2, true));
     expect((await offers.freeIssuesIn([2])).map((free) => free.issue_id).sort()).toEqual([3, 6]);
+  });
+
+  it('when an offer is read again, then it comes from memory until put() replaces it; another tenant never sees it', async () => {
+    const offers = new MongoOfferRepository(models.offers, 60_000);
+    await offers.put(offer(7, 1, false));
+    expect(await offers.findInTenant(1, 7)).toMatchObject({ _id: 7, name: 'Issue 7' });
+    expect(await offers.findInTenant(2, 7)).toBeNull();
+    // Changed behind its back (another replica): this one still answers from memory.
+    await models.offers.updateOne({ _id: 7 }, { name: 'Renamed elsewhere' });
+    expect(await offers.findInTenant(1, 7)).toMatchObject({ name: 'Issue 7' });
+    // Written through this repository: the entry is dropped.
+    await offers.put({ ...offer(7, 1, false), name: 'Renamed here' });
+    expect(await offers.findInTenant(1, 7)).toMatchObject({ name: 'Renamed here' });
+    expect(await offers.findManyInTenant(1, [7, 404])).toEqual([expect.objectContaining({ _id: 7, name: 'Renamed here' })]);
+  });
+
+  it('when an issue has no offer yet, then it is asked again next time', async () => {
+    const offers = new MongoOfferRepository(models.offers, 60_000);
+    expect(await offers.findInTenant(1, 8)).toBeNull();
+    await models.offers.create(offer(8, 1, false));
+    expect(await offers.findInTenant(1, 8)).toMatchObject({ _id: 8 });
   });
 });

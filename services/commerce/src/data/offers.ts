@@ -5,6 +5,7 @@ import type { FreeIssue, OfferRepository } from '../domain/store.js';
 import type { OfferDoc } from './schemas.js';
 
 const MAX_LOOKUPS = 200;
+const MAX_CACHED_OFFERS = 20_000;
 
 export class MongoOfferRepository implements OfferRepository {
   /**
@@ -16,23 +17,36 @@ export class MongoOfferRepository implements OfferRepository {
    * the TTL bounds how late another replica sees a new free issue.
    */
   private readonly freeIssues: ReferenceCache<number, FreeIssue[]>;
+  /**
+   * Offers by issue, for the same TTL and for the same reason: every purchase
+   * redirect and access decision reads its issue's offer, and offers change
+   * only through `put`. An issue without an offer is asked again every time.
+   */
+  private readonly byIssue: ReferenceCache<number, OfferDoc>;
 
   constructor(
     private readonly model: Model<OfferDoc>,
-    freeIssuesTtlMs = 0,
+    offersTtlMs = 0,
   ) {
-    this.freeIssues = new ReferenceCache({ name: 'commerce-free-issues', maxEntries: 1_000, ttlMs: freeIssuesTtlMs });
+    this.freeIssues = new ReferenceCache({ name: 'commerce-free-issues', maxEntries: 1_000, ttlMs: offersTtlMs });
+    this.byIssue = new ReferenceCache({ name: 'commerce-offers', maxEntries: MAX_CACHED_OFFERS, ttlMs: offersTtlMs });
   }
 
   /** Creates or replaces the offer of an issue (seed, catalog sync). */
   async put(offer: OfferDoc): Promise<void> {
     await this.model.replaceOne({ _id: offer._id }, offer, { upsert: true }).exec();
     this.freeIssues.delete(offer.tenant_id);
+    this.byIssue.delete(offer._id);
   }
 
   /** The offer of an issue in a tenant; an issue of another tenant is as unknown as a missing one. */
   async findInTenant(tenantId: number, issueId: number): Promise<OfferDoc | null> {
-    return (await this.model.findOne({ _id: issueId, tenant_id: tenantId }).lean<OfferDoc>().exec()) ?? null;
+    const offer = await this.findById(issueId);
+    return offer?.tenant_id === tenantId ? offer : null;
+  }
+
+  private findById(issueId: number): Promise<OfferDoc | null> {
+    return this.byIssue.getPresent(issueId, () => this.model.findById(issueId).lean<OfferDoc>().exec());
   }
 
   async findManyInTenant(tenantId: number, issueIds: number[]): Promise<OfferDoc[]> {
@@ -55,7 +69,7 @@ export class MongoOfferRepository implements OfferRepository {
         .lean<OfferDoc[]>()
         .exec();
     const tenants = new Set(tenantIds);
-    const offers = await Promise.all(ids.map((id) => this.model.findById(id).lean<OfferDoc>().exec()));
+    const offers = await Promise.all(ids.map((id) => this.findById(id)));
     return offers.filter((offer): offer is OfferDoc => offer !== null && tenants.has(offer.tenant_id));
   }
 
