@@ -30,6 +30,17 @@ describe('read cache of users, memberships and tenants', () => {
     expect(await tenantsOf()).toEqual([1, 4]);
   });
 
+  it('when a membership the cached list already has is ensured, then it is answered from memory, without a write', async () => {
+    const tokens = await loginByEmail(t.client, uniqueEmail('member'), { appTenantId: 1 });
+    const userId = Number((await claimsOf(t.client, t.config, tokens.accessToken)).sub);
+    expect(await t.client.ensureMembership({ userId, tenantId: 3 })).toEqual({ created: true });
+    expect((await t.client.getUser({ userId })).user!.tenants.map((tenant) => tenant.id)).toEqual([1, 3]);
+    // Removed behind the cache's back: an ensure that wrote would bring the document back.
+    await t.db.collection('memberships').deleteOne({ user_id: userId, tenant_id: 3 });
+    expect(await t.client.ensureMembership({ userId, tenantId: 3 })).toEqual({ created: false });
+    expect(await t.db.collection('memberships').countDocuments({ user_id: userId, tenant_id: 3 })).toBe(0);
+  });
+
   it("when the seed changes a tenant's name from another process, then profile, tenant and domain reads show it without waiting for the TTL", async () => {
     const nameSeenBy = async () => {
       const [user, tenant, byDomain] = await Promise.all([

@@ -15,8 +15,13 @@ export class MembershipRepository implements MembershipStore {
     private readonly cache?: IdentityReadCache,
   ) {}
 
-  /** Idempotent; `true` only for the call that created it. */
+  /**
+   * Idempotent; `true` only for the call that created it. A membership the
+   * user's (cached) list already has is not written again: every purchase
+   * redirect ensures one, and the upsert was a store write per redirect.
+   */
   async ensure(userId: number, tenantId: number): Promise<boolean> {
+    if (this.cache && (await this.tenantIdsOf(userId)).includes(tenantId)) return false;
     try {
       const result = await this.model
         .updateOne({ user_id: userId, tenant_id: tenantId }, { $setOnInsert: { created_at: new Date() } }, { upsert: true })
