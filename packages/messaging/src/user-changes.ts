@@ -8,21 +8,56 @@
 // Best effort, not through an outbox: the write itself is stored either way,
 // and a lost announcement leaves another replica's entry stale only until the
 // cache's TTL. Never awaited by the request that wrote.
+//
+// The changes of one event-loop turn leave as one event: under load a reader
+// replica saves dozens of positions per turn, and a message each (published,
+// confirmed, delivered to every replica, acknowledged) cost more of the
+// broker and of the service than the writes' own bookkeeping. One user is
+// `{user_id}` as always; several are `{user_ids: [...]}`, which a subscriber
+// that predates it reads as "forget everything", still correct.
 import type { Logger } from '@folio/logger';
 import { subscribeBroadcast, type BroadcastSubscription } from './broadcast.js';
 import type { Broker } from './broker.js';
 import { createEvent } from './event.js';
 
-/** Payload of every such event, version 1. */
-export interface UserChangedPayload {
-  user_id: number;
-}
+/** Payload of every such event: one user (version 1) or several changed in the same moment. */
+export type UserChangedPayload = { user_id: number } | { user_ids: number[] };
+
+/** Users waiting for this turn's announcement, per broker, exchange and event type. */
+const pending = new WeakMap<Broker, Map<string, { exchange: string; type: string; users: Set<number>; logger: Logger }>>();
 
 export function announceUserChange(broker: Broker, exchange: string, type: string, userId: number, logger: Logger): void {
-  const payload: UserChangedPayload = { user_id: userId };
-  broker.publish(exchange, createEvent(type, payload)).catch((error: unknown) => {
-    logger.debug({ err: error, user_id: userId }, `${type} not announced; other replicas catch up within the TTL`);
+  let perBroker = pending.get(broker);
+  if (!perBroker) pending.set(broker, (perBroker = new Map()));
+  const key = `${exchange}\u0000${type}`;
+  const waiting = perBroker.get(key);
+  if (waiting) {
+    waiting.users.add(userId);
+    return;
+  }
+  const batch = { exchange, type, users: new Set([userId]), logger };
+  perBroker.set(key, batch);
+  setImmediate(() => {
+    perBroker.delete(key);
+    publishChange(broker, batch);
   });
+}
+
+function publishChange(broker: Broker, batch: { exchange: string; type: string; users: Set<number>; logger: Logger }): void {
+  const users = [...batch.users];
+  const payload: UserChangedPayload = users.length === 1 ? { user_id: users[0]! } : { user_ids: users };
+  broker.publish(batch.exchange, createEvent(batch.type, payload)).catch((error: unknown) => {
+    batch.logger.debug({ err: error, user_ids: users }, `${batch.type} not announced; other replicas catch up within the TTL`);
+  });
+}
+
+/** The users an event names; null: it names none (forget everything). */
+export function changedUsersOf(payload: unknown): number[] | null {
+  const isUser = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
+  const fields = (payload ?? {}) as { user_id?: unknown; user_ids?: unknown };
+  if (isUser(fields.user_id)) return [fields.user_id];
+  if (Array.isArray(fields.user_ids) && fields.user_ids.length > 0 && fields.user_ids.every(isUser)) return fields.user_ids;
+  return null;
 }
 
 /** Drops one user's entries on each `type` event of `exchange` (everything when the payload names no user). */
@@ -40,8 +75,8 @@ export function subscribeUserChanges(deps: {
     bindings: [type],
     logger,
     handler: (event) => {
-      const userId = (event.payload as Partial<UserChangedPayload> | null)?.user_id;
-      if (typeof userId === 'number' && Number.isSafeInteger(userId)) deps.forgetUser(userId);
+      const users = changedUsersOf(event.payload);
+      if (users) for (const userId of users) deps.forgetUser(userId);
       else deps.forgetAll();
     },
     onSubscribed: () => deps.forgetAll(),
