@@ -51,5 +51,5 @@ export async function subscribeCacheInvalidation(deps: {
   return [accessChanges, tenantUpdates];
 }
 
-/** catalog.events: a user's favorites changed on some replica (payload `{user_id}`; @folio/messaging user-changes). */
+/** catalog.events: a user's favorites changed on some replica (payload `{user_id}` or `{user_ids}`; @folio/messaging user-changes). */
 export const FAVORITES_CHANGED = 'favorites.changed';

@@ -28,7 +28,7 @@ export function subscribeAccessInvalidation(deps: { broker: Broker; logger: Logg
 
 /**
  * reader.events: a user's reading state (positions or reader settings)
- * changed on some replica (payload `{user_id}`; @folio/messaging
+ * changed on some replica (payload `{user_id}` or `{user_ids}`; @folio/messaging
  * user-changes); the name is the wire's and stays.
  */
 export const POSITIONS_CHANGED = 'positions.changed';
