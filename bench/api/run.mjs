@@ -89,6 +89,14 @@ try {
     rows: judge(rows, bare),
     rss: rssByService(join(root, '.local', 'run')),
   };
+  // What a pod holds once the burst is over: V8 collects the load's garbage
+  // and shrinks its heap after some seconds without allocation.
+  if (options.restSeconds > 0) {
+    log(`resting ${options.restSeconds} s for the RSS at rest …`);
+    await new Promise((resolve) => setTimeout(resolve, options.restSeconds * 1000));
+    result.restSeconds = options.restSeconds;
+    result.rssAtRest = rssByService(join(root, '.local', 'run'));
+  }
 } finally {
   hello.kill('SIGTERM');
 }

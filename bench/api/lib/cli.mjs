@@ -4,6 +4,7 @@ export const USAGE = `pnpm bench:api [-- options]
   --duration=5           seconds of load per endpoint
   --connections=32       concurrent connections per endpoint
   --users=16             how many users share the load (demo: ana, bruno + bench-NN@example.test; scale: ana, bruno + scale users of tenant 1)
+  --rest=60              seconds of rest after the load before the RSS is read again (0: skip)
   --only=a,b             run only the endpoints whose name contains one of these words
   --no-readme            print the table without writing bench/api/README.md
   --gateway=http://127.0.0.1:8080   --maildev=http://127.0.0.1:1080`;
@@ -33,6 +34,7 @@ export function parseOptions(argv) {
     duration: number('duration', 5),
     connections: number('connections', 32),
     users: Math.max(4, Math.floor(number('users', 16))),
+    restSeconds: args.has('rest') ? Number(args.get('rest')) || 0 : 60,
     only: args.get('only')?.split(',').filter(Boolean) ?? null,
     writeReadme: !args.has('no-readme'),
     gateway: args.get('gateway') ?? process.env.BENCH_GATEWAY_URL ?? 'http://127.0.0.1:8080',
