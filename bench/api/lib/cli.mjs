@@ -1,7 +1,8 @@
 // Command-line options of the API benchmark (`pnpm bench:api -- --help`).
 export const USAGE = `pnpm bench:api [-- options]
   --dataset=demo|scale   which data the stack holds (scale: after pnpm bench:scale-data); default demo
-  --duration=5           seconds of load per endpoint
+  --duration=5           seconds of load per endpoint and round
+  --rounds=3             rounds over every endpoint; a row is the median of its rounds
   --connections=32       concurrent connections per endpoint
   --users=16             how many users share the load (demo: ana, bruno + bench-NN@example.test; scale: ana, bruno + scale users of tenant 1)
   --rest=60              seconds of rest after the load before the RSS is read again (0: skip)
@@ -32,6 +33,7 @@ export function parseOptions(argv) {
   return {
     dataset,
     duration: number('duration', 5),
+    rounds: Math.max(1, Math.floor(number('rounds', 3))),
     connections: number('connections', 32),
     users: Math.max(4, Math.floor(number('users', 16))),
     restSeconds: args.has('rest') ? Number(args.get('rest')) || 0 : 60,
