@@ -59,6 +59,8 @@ describe('tcp proxy', () => {
     const answer = roundTrip(proxy.port, 'held', written);
     await wasWritten;
     await waitFor(() => (proxy.heldTowardServer === 1 ? true : undefined), { what: 'the held chunk' });
+    expect(proxy.heldTowardServerIncludes('held')).toBe(true);
+    expect(proxy.heldTowardServerIncludes('direct')).toBe(false);
     // A connection straight to the server: it answers, and has seen nothing of the held one.
     expect(await roundTrip(echo.port, 'direct')).toBe('direct');
     expect(echo.received).toEqual(['direct']);

@@ -16,6 +16,12 @@ export interface TcpProxy {
   hold(): void;
   /** How many chunks from clients wait in the proxy (each request written while held adds at least one). */
   readonly heldTowardServer: number;
+  /**
+   * Whether the bytes from clients that wait in the proxy contain `text` (each
+   * connection's chunks joined in order): which requests a held server has
+   * been sent, when one request carries several (a batched insert).
+   */
+  heldTowardServerIncludes(text: string): boolean;
   /** Forwards what waited, in order, and everything after it. */
   release(): void;
   close(): Promise<void>;
@@ -90,6 +96,11 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
     get heldTowardServer() {
       return held.filter(({ to }) => upstreams.has(to)).length;
+    },
+    heldTowardServerIncludes(text: string) {
+      const perConnection = new Map<Socket, Buffer[]>();
+      for (const { to, chunk } of held) if (upstreams.has(to)) perConnection.set(to, [...(perConnection.get(to) ?? []), chunk]);
+      return [...perConnection.values()].some((chunks) => Buffer.concat(chunks).includes(text));
     },
     release() {
       holding = false;

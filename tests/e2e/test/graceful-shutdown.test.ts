@@ -268,14 +268,17 @@ describe('graceful shutdown', () => {
       await Promise.all(Array.from({ length: 10 }, () => client.createNote({ scope, note: draft() })));
 
       mongoProxy.hold();
-      const inFlight = Array.from({ length: 10 }, () => client.createNote({ scope, note: draft() }));
-      // Each call has reached its handler once its first query waits in the proxy.
-      await waitFor(() => (mongoProxy.heldTowardServer >= 10 ? true : undefined), { what: '10 queries held' });
+      const uuids = Array.from({ length: 10 }, () => uniqueName('uuid'));
+      const inFlight = uuids.map((uuid) => client.createNote({ scope, note: { ...draft(), uuid } }));
+      // Each call has reached its handler once its insert waits in the proxy.
+      // Creates of the same moment share one insertMany: look for each note, not for a command each.
+      const allHeld = () => uuids.every((uuid) => mongoProxy.heldTowardServerIncludes(uuid));
+      await waitFor(() => (allHeld() ? true : undefined), { what: 'the 10 notes held' });
 
       const sigtermAt = await service.terminate();
       await waitFor(async () => ((await refused(port)) ? true : undefined), { what: 'the gRPC port to close' });
       // Not answered yet (the store holds them), and a new call finds no server.
-      expect(mongoProxy.heldTowardServer).toBeGreaterThanOrEqual(10);
+      expect(allHeld()).toBe(true);
       expect((await failureOf(client.listNotes({ scope }, { deadlineMs: 5_000 }))).code).toBe('UNAVAILABLE');
 
       mongoProxy.release();
