@@ -25,6 +25,7 @@ export interface PeerAddresses {
 }
 
 const MAX_CACHED_ISSUES = 10_000;
+const MAX_CACHED_TENANTS = 2_000;
 
 const REASONS: Record<number, AccessInfo['reason']> = {
   [commerce.AccessReason.ACCESS_REASON_FREE]: 'free',
@@ -36,24 +37,28 @@ export class GrpcPeers implements Peers {
   private readonly identity: PromiseClient<identity.IdentityServiceClient>;
   private readonly catalog: PromiseClient<catalog.CatalogServiceClient>;
   private readonly commerce: PromiseClient<commerce.CommerceServiceClient>;
-  private readonly tenants = new Map<number, { at: number; tenant: Promise<TenantInfo> }>();
+  private readonly tenants: ReferenceCache<number, TenantInfo>;
   private readonly issues: ReferenceCache<string, IssueInfo>;
 
   constructor(
-    private readonly addresses: PeerAddresses,
+    addresses: PeerAddresses,
     private readonly logger: Logger,
   ) {
     const options = { defaultDeadlineMs: addresses.deadlineMs };
     this.identity = createPromiseClient(identity.IdentityServiceClient, addresses.identity, options);
     this.catalog = createPromiseClient(catalog.CatalogServiceClient, addresses.catalog, options);
     this.commerce = createPromiseClient(commerce.CommerceServiceClient, addresses.commerce, options);
+    this.tenants = new ReferenceCache({ name: 'reader-tenants', maxEntries: MAX_CACHED_TENANTS, ttlMs: addresses.tenantCacheTtlMs });
     this.issues = new ReferenceCache({ name: 'reader-issues', maxEntries: MAX_CACHED_ISSUES, ttlMs: addresses.issueCacheTtlMs });
   }
 
   tenant(tenantId: number): Promise<TenantInfo> {
-    const cached = this.tenants.get(tenantId);
-    if (cached && Date.now() - cached.at < this.addresses.tenantCacheTtlMs) return cached.tenant;
-    const tenant = this.identity.getTenant({ tenantId }).then(({ tenant }) => {
+    // Concurrent misses share one call; a failure is not kept.
+    return this.tenants.get(tenantId, () => this.fetchTenant(tenantId));
+  }
+
+  private fetchTenant(tenantId: number): Promise<TenantInfo> {
+    return this.identity.getTenant({ tenantId }).then(({ tenant }) => {
       if (!tenant) throw new DomainError('NOT_FOUND', 'Tenant not found.');
       const reader = tenant.reader;
       return {
@@ -79,9 +84,6 @@ export class GrpcPeers implements Peers {
         twitterUser: tenant.twitterUser,
       };
     });
-    this.tenants.set(tenantId, { at: Date.now(), tenant });
-    tenant.catch(() => this.tenants.delete(tenantId));
-    return tenant;
   }
 
   issue(tenantId: number, issueId: number): Promise<IssueInfo> {
