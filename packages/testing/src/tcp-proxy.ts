@@ -14,8 +14,6 @@ export interface TcpProxy {
   restore(): Promise<void>;
   /** From now on, bytes in either direction wait in the proxy (connections stay open, new ones are accepted). */
   hold(): void;
-  /** How many chunks from clients wait in the proxy (each request written while held adds at least one). */
-  readonly heldTowardServer: number;
   /**
    * Whether the bytes from clients that wait in the proxy contain `text` (each
    * connection's chunks joined in order): which requests a held server has
@@ -93,9 +91,6 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     restore: listen,
     hold() {
       holding = true;
-    },
-    get heldTowardServer() {
-      return held.filter(({ to }) => upstreams.has(to)).length;
     },
     heldTowardServerIncludes(text: string) {
       const perConnection = new Map<Socket, Buffer[]>();
