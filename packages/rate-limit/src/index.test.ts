@@ -87,6 +87,16 @@ describe('RateLimiter.hitAndRead: several counters and one read in one round tri
     expect(decisions).toHaveLength(1);
     expect((await limiter.hitAndRead([], key)).value).toBe('hello');
   });
+
+  it('when several keys to read are given, then each value comes back in their order', async () => {
+    const rule = { name: 'g', limit: 10, windowSeconds: 60 };
+    const [present, absent] = [`${prefix}:present`, `${prefix}:absent`];
+    await redis.set(present, '7', 'PX', 60_000);
+    const { decisions, value, values } = await limiter.hitAndRead([{ rule, key: 'y' }], absent, present);
+    expect(values).toEqual([null, '7']);
+    expect(value).toBeNull();
+    expect(decisions).toHaveLength(1);
+  });
 });
 
 describe('RateLimiter on a Redis Cluster', () => {

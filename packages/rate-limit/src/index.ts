@@ -2,15 +2,17 @@
 // "at most `limit` hits per `windowSeconds` per key"; a refused hit says how
 // long until the window ends (the Retry-After header).
 //
-// `hitAndRead` counts several hits and reads one more key (the gateway's
-// session liveness) in one round trip: the counters of one client in a Lua
-// script (loaded once per connection, then called by its SHA: ioredis
-// `defineCommand`), the read as a plain GET, sent together.
+// `hitAndRead` counts several hits and reads a few more keys (the gateway's
+// session liveness and the user's response version) in one round trip: the
+// counters of one client in a Lua script (loaded once per connection, then
+// called by its SHA: ioredis `defineCommand`), each read as a plain GET, sent
+// together.
 //
 // Redis Cluster: a script may only touch keys of one hash slot. Counter keys
 // are `<prefix>:{<key>}:<rule>`, so the hash tag `{<key>}` (the client IP, the
 // e-mail digest) puts every counter of one client in one slot; the read key
-// (`sess:<jti>`) has a slot of its own and is never in the same command. The
+// keys (`sess:<jti>`, `uver:<user>`) have slots of their own and are never in
+// the same command. The
 // same code works on a single node, where the commands share the round trip,
 // and on a cluster, where each goes to its slot's node.
 //
@@ -84,11 +86,12 @@ export class RateLimiter {
   }
 
   /**
-   * Counts every hit and reads `readKey` (a full key, not prefixed) in one
+   * Counts every hit and reads `readKeys` (full keys, not prefixed) in one
    * round trip: one script per client key (the gateway has one, the IP) and a
-   * GET, written together. `value` is null when the key is absent or none was asked for.
+   * GET per key, written together. `values[i]` is null when `readKeys[i]` is
+   * absent; `value` is the first (null when none was asked for).
    */
-  async hitAndRead(hits: readonly RateHit[], readKey?: string): Promise<{ decisions: RateDecision[]; value: string | null }> {
+  async hitAndRead(hits: readonly RateHit[], ...readKeys: string[]): Promise<{ decisions: RateDecision[]; value: string | null; values: (string | null)[] }> {
     const byClient = new Map<string, number[]>();
     hits.forEach(({ key }, i) => {
       const group = byClient.get(key);
@@ -105,10 +108,10 @@ export class RateLimiter {
         decisions[i] = decisionOf(hits[i]!.rule, Number(reply[2 * j]), Number(reply[2 * j + 1]));
       });
     });
-    const reading = readKey === undefined ? Promise.resolve(null) : this.redis.get(readKey);
-    const [value] = await Promise.all([reading, ...counting]);
+    const reading = Promise.all(readKeys.map((key) => this.redis.get(key)));
+    const [values] = await Promise.all([reading, Promise.all(counting)]);
     hits.forEach(({ rule }, i) => counted(rule, decisions[i]!));
-    return { decisions, value };
+    return { decisions, value: values[0] ?? null, values };
   }
 
   /**
