@@ -13,6 +13,7 @@ import { deviceKeyAccounts } from './data/device-keys.js';
 import { IdentityReadCache, openIdentityStore } from './data/index.js';
 import { RedisRefreshLocks } from './data/refresh-locks.js';
 import { RedisSessionLiveness } from './data/session-liveness.js';
+import { RedisUserVersions } from './data/user-versions.js';
 import { AccountEraser } from './domain/account-erasure.js';
 import { CursorCodec } from './domain/cursor.js';
 import { DeviceKeys } from './domain/device-keys.js';
@@ -54,13 +55,13 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
   try {
     const connection = await connectMongo(config.MONGO_URL);
     teardown.add(() => connection.close());
-    const readCache = new IdentityReadCache({ ttlMs: config.READ_CACHE_TTL_MS, maxEntries: config.READ_CACHE_MAX_ENTRIES });
-    const store = await openIdentityStore(connection, readCache);
-
     // A command fails within a second instead of hanging a login through a Redis outage.
     const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000, commandTimeout: 1_000 });
     redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
     teardown.add(() => redis.quit().catch(() => redis.disconnect()));
+
+    const readCache = new IdentityReadCache({ ttlMs: config.READ_CACHE_TTL_MS, maxEntries: config.READ_CACHE_MAX_ENTRIES });
+    const store = await openIdentityStore(connection, readCache, new RedisUserVersions(redis, logger, config.USER_VERSION_PREFIX));
     const limiter = new RateLimiter(redis, config.RATE_LIMIT_PREFIX);
 
     const mailer = new SmtpMailer(config.SMTP_URL, config.SMTP_FROM);

@@ -46,6 +46,8 @@ export const configSchema = serviceEnv({ grpcPort: 50051, database: 'folio_ident
 
     /** Redis key prefix of the session liveness keys the gateway reads (`<prefix>:<jti>`); the gateway's SESSION_LIVENESS_PREFIX must match. */
     SESSION_LIVENESS_PREFIX: env.string('sess'),
+    /** Redis key prefix of the users' response versions the gateway reads (`<prefix>:<user id>`); the gateway's USER_VERSION_PREFIX must match. */
+    USER_VERSION_PREFIX: env.string('uver'),
     /** Redis key prefix of the rate limiter and refresh locks (tests use one per file). */
     RATE_LIMIT_PREFIX: env.string('identity:rl'),
     /** Topic exchange identity publishes to and its consumers bind to. */

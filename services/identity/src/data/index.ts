@@ -14,6 +14,7 @@ import { identityModels } from './schemas.js';
 import { SessionRepository } from './sessions.js';
 import { SigningKeyRepository } from './signing-keys.js';
 import { TenantRepository } from './tenants.js';
+import type { UserVersions } from './user-versions.js';
 import { UserRepository } from './users.js';
 
 export * from './schemas.js';
@@ -45,14 +46,14 @@ export interface IdentityStore extends IdentityStores {
 }
 
 /** `cache`: the service's read cache for users, memberships and tenants (seeds and tools read the store). */
-export async function openIdentityStore(connection: Connection, cache?: IdentityReadCache): Promise<IdentityStore> {
+export async function openIdentityStore(connection: Connection, cache?: IdentityReadCache, versions?: UserVersions): Promise<IdentityStore> {
   const models = identityModels(connection);
   await ensureIndexes(connection);
   const tenants = new TenantRepository(models.tenants, cache);
   return {
     users: new UserRepository(connection, models.users, cache),
     tenants,
-    memberships: new MembershipRepository(models.memberships, tenants, cache),
+    memberships: new MembershipRepository(models.memberships, tenants, cache, versions),
     loginCodes: new LoginCodeRepository(models.loginCodes, models.loginCodeSlots),
     sessions: new SessionRepository(models.sessions),
     refreshTokens: new RefreshTokenRepository(models.refreshTokens),

@@ -7,12 +7,14 @@ import type { MembershipStore } from '../domain/stores.js';
 import { readThrough, type IdentityReadCache } from './read-cache.js';
 import { isDuplicateKey, type MembershipDoc } from './schemas.js';
 import type { TenantRepository } from './tenants.js';
+import type { UserVersions } from './user-versions.js';
 
 export class MembershipRepository implements MembershipStore {
   constructor(
     private readonly model: Model<MembershipDoc>,
     private readonly tenants: TenantRepository,
     private readonly cache?: IdentityReadCache,
+    private readonly versions?: UserVersions,
   ) {}
 
   /**
@@ -28,6 +30,7 @@ export class MembershipRepository implements MembershipStore {
         .exec();
       if (result.upsertedCount !== 1) return false;
       this.cache?.forgetUser(userId);
+      await this.versions?.changed(userId);
     } catch (error) {
       // A concurrent upsert of the same pair won the unique index.
       if (isDuplicateKey(error)) return false;
@@ -65,6 +68,7 @@ export class MembershipRepository implements MembershipStore {
       }
     }
     this.cache?.forgetUser(userId);
+    if (deleted > 0) await this.versions?.changed(userId);
     return deleted;
   }
 
