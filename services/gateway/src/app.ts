@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import express from 'express';
 import helmet from 'helmet';
 import { Redis } from 'ioredis';
+import { Broker } from '@folio/messaging';
 import { closeHealthClients } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
 import { RateLimiter } from '@folio/rate-limit';
@@ -18,6 +19,8 @@ import { errorHandler, notFoundHandler } from './http/errors.js';
 import { healthRouter } from './http/health.js';
 import { mediaProxy } from './http/media-proxy.js';
 import { mountRoutes } from './http/pipeline.js';
+import { ResponseCache } from './http/response-cache.js';
+import { subscribeResponseInvalidation } from './upstreams/response-invalidation.js';
 import { RateLimits } from './http/rate-limit.js';
 import type { Route, Services } from './http/route.js';
 import { buildOpenApiDocument } from './openapi/document.js';
@@ -106,6 +109,26 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
     cacheSize: config.VERIFIED_TOKEN_CACHE_SIZE,
   });
   const limits = new RateLimits(new RateLimiter(redis, config.RATE_LIMIT_PREFIX), logger, config.GLOBAL_RATE_LIMIT_PER_MINUTE);
+  // The owners' events that drop cached responses. Lazy: the gateway serves without the broker, uncached.
+  const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'gateway' });
+  let responses: ResponseCache | undefined;
+  const invalidation = await subscribeResponseInvalidation({
+    broker,
+    logger,
+    cache: { forget: (scope) => responses?.forget(scope) },
+    exchanges: { commerce: config.COMMERCE_EVENTS_EXCHANGE, identity: config.IDENTITY_EVENTS_EXCHANGE },
+  });
+  responses = new ResponseCache(
+    {
+      ttlMs: config.RESPONSE_CACHE_TTL_MS,
+      maxBytes: config.RESPONSE_CACHE_MAX_BYTES,
+      settleMs: config.RESPONSE_CACHE_SETTLE_MS,
+      versionPrefix: config.USER_VERSION_PREFIX,
+    },
+    redis,
+    () => invalidation.live(),
+    logger,
+  );
   const routes = deps.routes ?? routeTable;
   const document = buildOpenApiDocument(routes, { serverUrl: config.PUBLIC_BASE_URL });
 
@@ -168,7 +191,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
   ];
   // Routed requests: each route's admission counts the global limit in its one Redis round trip.
   const api = express.Router();
-  mountRoutes(api, routes, { services, verifier, limits, sessionKeyPrefix: config.SESSION_LIVENESS_PREFIX, bodyParsers });
+  mountRoutes(api, routes, { services, verifier, limits, sessionKeyPrefix: config.SESSION_LIVENESS_PREFIX, responses, bodyParsers });
   app.use(api);
   // Everything else (the docs, 404s) counts here, then parses as before.
   app.use(limits.globalLimit());
@@ -219,6 +242,8 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
           });
         });
         media.close();
+        await invalidation.stop();
+        await broker.close().catch(() => {});
         closeUpstreams(upstreams);
         closeHealthClients();
         if (ownsRedis) await redis.quit().catch(() => redis.disconnect());

@@ -32,6 +32,12 @@ export const configSchema = z
     NOTES_ADDR: address('127.0.0.1:50055'),
     INTEGRATIONS_ADDR: address('127.0.0.1:50056'),
     REDIS_URL: env.url('redis://127.0.0.1:6379'),
+    /** RabbitMQ: the owners' events that drop cached responses (access.changed, tenant.updated). */
+    AMQP_URL: env.url('amqp://guest:guest@127.0.0.1:5672'),
+    /** Commerce's topic exchange, where access.changed is published. */
+    COMMERCE_EVENTS_EXCHANGE: env.string('commerce.events'),
+    /** Identity's topic exchange, where tenant.updated is published. */
+    IDENTITY_EVENTS_EXCHANGE: env.string('identity.events'),
     /** The reader's media HTTP server; `/media/*` is proxied there (path and query kept). */
     READER_MEDIA_URL: env.url('http://127.0.0.1:8090'),
     /** How long the media server may take to answer with headers, and the longest pause while streaming. */
@@ -77,6 +83,14 @@ export const configSchema = z
     GLOBAL_RATE_LIMIT_PER_MINUTE: env.int(600).pipe(z.number().min(1)),
     /** Prefix of the session liveness keys identity writes (`<prefix>:<jti>`); identity's SESSION_LIVENESS_PREFIX must match. */
     SESSION_LIVENESS_PREFIX: env.string('sess'),
+    /** Prefix of the users' response version keys (`<prefix>:<user id>`); identity's USER_VERSION_PREFIX must match. */
+    USER_VERSION_PREFIX: env.string('uver'),
+    /** How long a user's cached read (http/response-cache.ts) is served at most; 0: no response cache. */
+    RESPONSE_CACHE_TTL_MS: env.int(10_000).pipe(z.number().min(0)),
+    /** Bytes of cached JSON per gateway process. */
+    RESPONSE_CACHE_MAX_BYTES: env.int(32 * 1024 * 1024).pipe(z.number().min(1_024)),
+    /** After an access or tenant event, how long nothing of its scope is stored (the services' caches hear it meanwhile). */
+    RESPONSE_CACHE_SETTLE_MS: env.int(2_000).pipe(z.number().min(0)),
     /** Verified access tokens remembered until they expire (0: verify every request). */
     VERIFIED_TOKEN_CACHE_SIZE: env.int(10_000).pipe(z.number().min(0)),
     /** How long a resolved tenant (by id or store domain) is reused. */

@@ -23,6 +23,7 @@ export function gatewayConfig(identityAddress: string, overrides: Record<string,
     NOTES_ADDR: CLOSED_ADDR,
     INTEGRATIONS_ADDR: CLOSED_ADDR,
     REDIS_URL: testInfra().redisUrl,
+    AMQP_URL: testInfra().amqpUrl,
     RATE_LIMIT_PREFIX: uniqueName('gw_rl'),
     ...overrides,
   });

@@ -4,7 +4,9 @@
 //   admission (one Redis round trip: global limit, route limit, session key;
 //   token verification alongside) → body parsing → store Host → route limit →
 //   access token and session → tenant mode → reader-token presence →
-//   headers/params/query/body validation → reader-token verified (its scope) → handler.
+//   headers/params/query/body validation → reader-token verified (its scope) →
+//   the user's cached answer (http/response-cache.ts), else the handler.
+// A successful write of a known user gives that user a new response version.
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';
 import { permissionDenied } from '@folio/errors';
@@ -14,7 +16,8 @@ import { stateOf } from './context.js';
 import { httpError, VALIDATION_MESSAGE } from './errors.js';
 import { appTenantOf, clientHeadersOf, HEADER } from './headers.js';
 import { verifyReaderToken } from './reader-token.js';
-import { admissionGate, type GateDeps } from './request-gate.js';
+import { admissionGate, type Admitted, type GateDeps } from './request-gate.js';
+import { ANY_TENANT, type CacheScope } from './response-cache.js';
 import {
   expressPath,
   requiresJwt,
@@ -41,6 +44,8 @@ const EMPTY = z.object({});
 async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Response): Promise<Reply> {
   const state = stateOf(res);
   state.route = `${route.method.toUpperCase()} ${route.path}`;
+  // Before any upstream call: an answer is not kept if its scope was dropped meanwhile.
+  const cacheTicket = deps.responses.ticket();
 
   let tenant: Tenant | undefined;
   if (route.tenant === 'store') {
@@ -88,9 +93,16 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
   if (requiresReaderToken(route.auth)) {
     if (!tenant) throw new Error(`${route.path}: a reader-token route without a tenant`);
     readerScope = await verifyReaderToken(deps.services, readerToken, tenant.id, user?.id);
+    state.context.userId ??= readerScope.userId;
+    if (route.cachePerUser) deps.responses.rememberReaderToken(readerToken!, readerScope.userId);
   }
 
   const headers = clientHeadersOf(req);
+  const slot = route.cachePerUser ? cacheSlotOf(deps, admitted, req, state.context.userId, tenant, [appTenantId, headers.lang, readerToken]) : undefined;
+  if (slot) {
+    const cached = deps.responses.lookup(slot.key, slot.scope);
+    if (cached) return cached;
+  }
   const context: RouteContext<unknown, unknown, unknown> = {
     params,
     query,
@@ -116,13 +128,48 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
     req,
     res,
   };
-  return route.handler(context as never);
+  const reply = await route.handler(context as never);
+  if (!slot || reply.status !== 200 || reply.body === undefined || reply.html !== undefined || reply.binary) return reply;
+  const cached = {
+    status: reply.status,
+    json: JSON.stringify(reply.body),
+    ...(reply.headers && { headers: reply.headers }),
+    ...(reply.unconditional && { unconditional: true }),
+  };
+  deps.responses.store(slot.key, slot.scope, cacheTicket, cached);
+  return cached;
 }
 
-function send(res: Response, reply: Reply): void {
+/**
+ * Where this request's answer is kept: only for the user whose version the
+ * admission read (so never for another user's token), keyed by everything
+ * the answer depends on besides that user's and tenant's data.
+ */
+function cacheSlotOf(
+  deps: PipelineDeps,
+  admitted: Admitted,
+  req: Request,
+  userId: number | undefined,
+  tenant: Tenant | undefined,
+  inputs: readonly unknown[],
+): { key: string; scope: CacheScope } | undefined {
+  if (userId === undefined || admitted.versionUserId !== userId || admitted.userVersion === undefined || !deps.responses.enabled) return undefined;
+  const key = [req.method, req.originalUrl, userId, tenant?.id ?? '', req.get(HEADER.appBaseVersion) ?? '', req.get(HEADER.appVersion) ?? '', ...inputs].join(
+    '\n',
+  );
+  return { key, scope: { userId, tenantId: tenant?.id ?? ANY_TENANT, version: admitted.userVersion } };
+}
+
+function send(req: Request, res: Response, reply: Reply): void {
   if (reply.headers) res.set(reply.headers);
+  // express answers 304 when If-None-Match matches the ETag it is sending.
+  if (reply.unconditional) delete req.headers['if-none-match'];
   res.status(reply.status);
-  if (reply.html !== undefined) res.type('html').send(reply.html);
+  if (reply.json !== undefined) {
+    // As res.json does: application/json unless the route chose its type; send adds the charset.
+    if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+    res.send(reply.json);
+  } else if (reply.html !== undefined) res.type('html').send(reply.html);
   else if (reply.binary) res.type(reply.binary.contentType).send(reply.binary.data);
   else if (reply.body === undefined) res.end();
   else res.json(reply.body);
@@ -134,8 +181,11 @@ export function mountRoutes(router: Router, routes: readonly Route[], deps: Pipe
     const parsers = route.method === 'get' && !route.body ? [] : deps.bodyParsers;
     router[route.method](expressPath(route.path), admissionGate(route, deps), ...parsers, async (req: Request, res: Response) => {
       // Body parsing ran in the socket's async context: re-enter the request's.
-      const reply = await runWithContext(stateOf(res).context, () => runRoute(route, deps, req, res));
-      send(res, reply);
+      const state = stateOf(res);
+      const reply = await runWithContext(state.context, () => runRoute(route, deps, req, res));
+      // A user's write is answered only once their cached reads are outdated, on every replica.
+      if (route.method !== 'get' && reply.status < 400 && state.context.userId !== undefined) await deps.responses.changed(state.context.userId);
+      send(req, res, reply);
     });
   }
 }

@@ -29,6 +29,8 @@ export interface Admission {
   route: RateDecision | 'unavailable' | undefined;
   /** The session key's value: null when absent, undefined when not asked for or Redis failed. */
   session: string | null | undefined;
+  /** The user's response version (http/response-cache.ts): null when absent, undefined when not asked for or Redis failed. */
+  userVersion: string | null | undefined;
 }
 
 export class RateLimits {
@@ -58,21 +60,28 @@ export class RateLimits {
 
   /**
    * The routed request's round trip: counts the global and the route's
-   * limit for `ip` and reads `sessionKey`. Throws 429 when the global limit
-   * refuses (it fails open); the rest is for `enforceRoute` and auth.
+   * limit for `ip` and reads `sessionKey` and `versionKey`. Throws 429 when
+   * the global limit refuses (it fails open); the rest is for `enforceRoute`,
+   * auth and the response cache.
    */
-  async admit(ip: string, route: RateRule | undefined, sessionKey: string | undefined): Promise<Admission> {
+  async admit(ip: string, route: RateRule | undefined, sessionKey: string | undefined, versionKey?: string): Promise<Admission> {
     const hits: RateHit[] = [{ rule: this.globalRule, key: ip }];
     if (route) hits.push({ rule: route, key: ip });
+    const reads = [sessionKey, versionKey].filter((key): key is string => key !== undefined);
     let result;
     try {
-      result = await this.limiter.hitAndRead(hits, sessionKey);
+      result = await this.limiter.hitAndRead(hits, ...reads);
     } catch (error) {
       this.warnUnavailable(error, route?.name ?? this.globalRule.name);
-      return { route: route ? 'unavailable' : undefined, session: undefined };
+      return { route: route ? 'unavailable' : undefined, session: undefined, userVersion: undefined };
     }
     refuseIfOver(result.decisions[0]!);
-    return { route: result.decisions[1], session: sessionKey === undefined ? undefined : result.value };
+    const [session, userVersion] = sessionKey === undefined ? [undefined, result.values[0]] : result.values;
+    return {
+      route: result.decisions[1],
+      session: sessionKey === undefined ? undefined : session,
+      userVersion: versionKey === undefined ? undefined : userVersion,
+    };
   }
 
   /** The route's own limit, decided from the admission: 429 when over, 503 when Redis could not count (fail closed). */

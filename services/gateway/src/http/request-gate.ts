@@ -6,12 +6,17 @@
 // (store host, route limit, token, session, ...), so responses stay as they
 // were. The session key is named from the token's unverified jti, so that the
 // read can go out before the signature is checked; it is used only once the
-// same token has verified.
+// same token has verified. On a route whose reads are cached per user, the
+// user's response version is read in the same round trip (the user named by
+// an already verified token, or by a reader-token seen verified before), and
+// used only once the request has authenticated as that user.
 import type { Request, RequestHandler, Response } from 'express';
 import type { AccessTokenVerifier, VerifiedToken } from '../upstreams/jwks.js';
 import { bearerTokenOf } from './auth.js';
 import { stateOf } from './context.js';
 import type { Admission, RateLimits } from './rate-limit.js';
+import type { ResponseCache } from './response-cache.js';
+import { HEADER } from './headers.js';
 import { requiresJwt, type Route } from './route.js';
 import { sessionKeyOf } from './session-liveness.js';
 
@@ -20,6 +25,8 @@ export interface Admitted extends Admission {
   token?: string;
   /** Its verification (settled; rejects with InvalidTokenError for a bad token). */
   verification?: Promise<VerifiedToken>;
+  /** The user whose response version `userVersion` is; the cache serves only that user. */
+  versionUserId?: number;
 }
 
 export interface GateDeps {
@@ -27,6 +34,7 @@ export interface GateDeps {
   limits: RateLimits;
   /** SESSION_LIVENESS_PREFIX, shared with identity. */
   sessionKeyPrefix: string;
+  responses: ResponseCache;
 }
 
 export function accessTokenOf(req: Request, route: Route): string | undefined {
@@ -55,6 +63,7 @@ export function admissionGate(route: Route, deps: GateDeps): RequestHandler {
     const token = requiresJwt(route.auth) || route.auth === 'device-key' ? accessTokenOf(req, route) : undefined;
     let verification: Promise<VerifiedToken> | undefined;
     let sessionKey: string | undefined;
+    let versionUserId: number | undefined;
     if (token) {
       // A token seen before (most requests) needs neither the signature check nor the payload decoded again.
       const known = deps.verifier.known(token);
@@ -64,9 +73,20 @@ export function admissionGate(route: Route, deps: GateDeps): RequestHandler {
       const jti = known ? known.jti : unverifiedJtiOf(token);
       // The session-limit route always asks identity (it needs the reason: 409), so it reads nothing.
       if (jti && !route.enforceSessionLimit) sessionKey = sessionKeyOf(deps.sessionKeyPrefix, jti);
+      if (known && route.cachePerUser) versionUserId = known.userId;
     }
-    const admission = await deps.limits.admit(state.clientIp, route.rateLimit, sessionKey);
-    state.admitted = { ...admission, ...(token && { token }), ...(verification && { verification }) };
+    if (route.cachePerUser && versionUserId === undefined && route.auth === 'reader-token') {
+      const readerToken = req.get(HEADER.readerToken)?.trim();
+      if (readerToken) versionUserId = deps.responses.userOfReaderToken(readerToken);
+    }
+    const versionKey = versionUserId !== undefined && deps.responses.enabled ? deps.responses.versionKeyOf(versionUserId) : undefined;
+    const admission = await deps.limits.admit(state.clientIp, route.rateLimit, sessionKey, versionKey);
+    state.admitted = {
+      ...admission,
+      ...(token && { token }),
+      ...(verification && { verification }),
+      ...(versionKey && { versionUserId }),
+    };
     next();
   };
 }

@@ -117,9 +117,13 @@ export interface RouteContext<P, Q, B> {
 export interface Reply {
   status: number;
   body?: unknown;
+  /** The JSON body already serialized (a cached answer). */
+  json?: string;
   html?: string;
   binary?: { contentType: string; data: Buffer };
   headers?: Record<string, string>;
+  /** The answer is never a 304, whatever If-None-Match says (an ETag that names a stored state, not this body). */
+  unconditional?: boolean;
 }
 
 export type Handler<P, Q, B> = (context: RouteContext<P, Q, B>) => Promise<Reply>;
@@ -137,6 +141,12 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   /** Checked with CheckSession(enforce_limit) instead of the plain session check (session validate: 409). */
   enforceSessionLimit?: boolean;
   rateLimit?: RateRule;
+  /**
+   * A user's read whose 200 answers the gateway may keep (http/response-cache.ts):
+   * only GET routes of one user (JWT or reader-token) whose answer depends on
+   * nothing but the request, that user's data and the tenant's.
+   */
+  cachePerUser?: boolean;
   params?: P;
   query?: Q;
   body?: B;

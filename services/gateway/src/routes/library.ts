@@ -51,6 +51,7 @@ export const libraryRoutes = [
       'X-AppBase-Version >= 1.28.0 receives `filter_params` instead of `filter_name`/`filter_value`.',
     auth: 'jwt',
     tenant: 'single',
+    cachePerUser: true,
     query: z.object(paging),
     responses: { 200: { description: 'Shelves', schema: LibraryShelves } },
     handler: async ({ query, user, tenant, lang, services, appBaseVersion }) => {
@@ -78,6 +79,7 @@ export const libraryRoutes = [
       'filter, more than one, or another name is 422; an unknown section is 404.',
     auth: 'jwt',
     tenant: 'single',
+    cachePerUser: true,
     // The dynamic filter: `section` (the only name catalog knows, documented) or any other key, kept as a string.
     query: z
       .object({

@@ -21,6 +21,7 @@ export const noteRoutes = [
       'Oldest first. `totalText` is encrypted with the reader session key (AES-256-GCM, HKDF-SHA256 of the reader-token, info `svc-reader-text-v1`).',
     auth: 'jwt+reader-token',
     tenant: 'single',
+    cachePerUser: true,
     responses: { 200: { description: 'Notes, text encrypted', schema: z.array(NoteV2) } },
     errors: { 403: 'A missing, corrupt, expired or foreign reader-token' },
     handler: async ({ readerScope: scope, services }) => {

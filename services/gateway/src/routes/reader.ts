@@ -115,12 +115,13 @@ export const readerRoutes = [
       'With `reader-token`, that exchange resumes the session of the token. `lang` overrides the tenant language; `lang` and `location` are passed to the engine URLs.',
     auth: 'jwt',
     tenant: 'single',
+    cachePerUser: true,
     uses: ['optional-reader-token'],
     params: issueIdParams,
     query: z.object({ location: z.string().max(1024).optional(), lang: z.string().max(16).optional() }),
     responses: { 200: { description: 'Reader settings', schema: ReaderSettings, headers: { ETag: POSITION_ETAG } } },
     errors: { 403: 'A corrupt, expired or foreign reader-token', 404: 'Unknown issue' },
-    handler: async ({ params, query, user, tenant, readerToken, services, req }) => {
+    handler: async ({ params, query, user, tenant, readerToken, services }) => {
       const response = await services.reader.getReaderSettings({
         tenantId: tenant.id,
         userId: user.id,
@@ -131,8 +132,7 @@ export const readerRoutes = [
       });
       // The ETag names the stored position, not this body (its token is new every time): an
       // If-None-Match must not turn the answer into a 304 (express compares them when sending).
-      delete req.headers['if-none-match'];
-      return { status: 200, body: readerSettingsToWire(response.settings), headers: etagOf(response.positionVersion) };
+      return { status: 200, body: readerSettingsToWire(response.settings), headers: etagOf(response.positionVersion), unconditional: true };
     },
   }),
   route({

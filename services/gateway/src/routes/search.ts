@@ -41,6 +41,7 @@ export const searchRoutes = [
     description: `${searchDescription} \`scope=all\`: the storefront, with the commerce fields. 204 when the tenant's \`storefront_search\` flag is off.`,
     auth: 'jwt',
     tenant: 'single',
+    cachePerUser: true,
     query: z.object({ query: searchQuery, page, scope: scopeSchema.default('owned') }),
     responses: { 200: { description: 'Section `search` with page meta (per_page 8)', schema: PagedSection }, ...noContent },
     handler: async ({ query, user, tenant, lang, services }) => {
@@ -66,6 +67,7 @@ export const searchRoutes = [
       "commerce fields; `scope` is ignored. 204 when the app tenant's (X-CustomApp-Tenant-Id, default 1) `storefront_search` flag is off.",
     auth: 'jwt',
     tenant: 'multi',
+    cachePerUser: true,
     uses: ['app-tenant'],
     query: z.object({ query: searchQuery, page }),
     responses: { 200: { description: 'Section `search` with page meta (per_page 8)', schema: PagedSection }, ...noContent },

@@ -22,6 +22,7 @@ export const userRoutes = [
     summary: 'The user with the tenants they belong to',
     auth: 'jwt',
     tenant: 'multi',
+    cachePerUser: true,
     responses: { 200: { description: 'User', schema: UserObject } },
     handler: async ({ user, services }) => {
       const response = await services.identity.getUser({ userId: user.id });
@@ -37,6 +38,7 @@ export const userRoutes = [
     description: 'Only issues with a saved reading position (PUT /api/v2/reader/{issue_id}/last-location) in the tenants the user belongs to.',
     auth: 'jwt',
     tenant: 'multi',
+    cachePerUser: true,
     query: z.object({
       page: queryInt({ min: 1, max: 10_000, fallback: 1 }),
       per_page: queryInt({ min: 1, max: 100, fallback: 6 }),
@@ -63,6 +65,7 @@ export const userRoutes = [
       'Newest first. Pass `meta.next_cursor` / `meta.prev_cursor` back as `cursor`; a cursor that was not issued to this user is 422.',
     auth: 'jwt',
     tenant: 'multi',
+    cachePerUser: true,
     query: z.object({
       per_page: queryInt({ min: 1, max: 100, fallback: 6 }),
       cursor: z.string().max(512).optional().meta({ description: 'Opaque: meta.next_cursor or meta.prev_cursor of an earlier page' }),

@@ -83,6 +83,7 @@ export const v1Routes = [
     ...readerAuth,
     method: 'get',
     path: '/api/v1/notes',
+    cachePerUser: true,
     summary: 'Notes of the reader session, by creation date',
     description: '`totalText` is encrypted with the reader session key.',
     responses: { 200: { description: 'Notes', schema: z.array(NoteV1) } },
