@@ -94,7 +94,8 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
     if (!tenant) throw new Error(`${route.path}: a reader-token route without a tenant`);
     readerScope = await verifyReaderToken(deps.services, readerToken, tenant.id, user?.id);
     state.context.userId ??= readerScope.userId;
-    if (route.cachePerUser) deps.responses.rememberReaderToken(readerToken!, readerScope.userId);
+    // Only a route without a JWT needs the token to name its user at the next admission.
+    if (route.cachePerUser && !user) deps.responses.rememberReaderToken(readerToken!, readerScope.userId);
   }
 
   const headers = clientHeadersOf(req);

@@ -61,8 +61,6 @@ export interface CachedReply {
 
 interface Entry {
   reply: CachedReply;
-  userId: number;
-  tenantId: number;
   version: string | null;
   /** The drop clock when the request that stored it began. */
   clock: number;
@@ -131,7 +129,8 @@ export class ResponseCache {
   lookup(key: string, scope: CacheScope): CachedReply | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.userId !== scope.userId || entry.tenantId !== scope.tenantId || entry.version !== scope.version || this.droppedSince(entry.clock, scope)) {
+    // The key names the user and the tenant; the version and the drops say whether it is still true.
+    if (entry.version !== scope.version || this.droppedSince(entry.clock, scope)) {
       this.entries.delete(key);
       return undefined;
     }
@@ -141,7 +140,7 @@ export class ResponseCache {
   /** Keeps an answer unless its scope changed while it was computed, or is settling after an event. */
   store(key: string, scope: CacheScope, ticket: number, reply: CachedReply): void {
     if (!this.enabled || this.droppedSince(ticket, scope) || this.settling(scope)) return;
-    this.entries.set(key, { reply, userId: scope.userId, tenantId: scope.tenantId, version: scope.version, clock: ticket });
+    this.entries.set(key, { reply, version: scope.version, clock: ticket });
   }
 
   /**
