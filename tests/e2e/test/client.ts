@@ -25,10 +25,15 @@ export interface ApiResponse<T = any> {
 export async function api<T = any>(
   method: string,
   path: string,
-  { body, headers = {}, token }: { body?: unknown; headers?: Record<string, string>; token?: string } = {},
+  {
+    body,
+    headers = {},
+    token,
+    baseUrl = GATEWAY_URL,
+  }: { body?: unknown; headers?: Record<string, string>; token?: string; /** Another gateway than the stack's. */ baseUrl?: string } = {},
 ): Promise<ApiResponse<T>> {
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-  const url = new URL(path, GATEWAY_URL);
+  const url = new URL(path, baseUrl);
   const response = await new Promise<{ status: number; headers: Headers; bytes: Buffer }>((resolve, reject) => {
     const request = http.request(
       url,

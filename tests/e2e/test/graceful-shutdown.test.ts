@@ -5,18 +5,15 @@
 // made "in flight" without timings: their upstream is held (a fake media
 // server that answers only when told, or the TCP proxy of @folio/testing in
 // front of MongoDB holding the bytes) until after the signal.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer, type ServerResponse } from 'node:http';
 import { createConnection } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { checkHealth, createPromiseClient, type PromiseClient } from '@folio/grpc';
 import { notes } from '@folio/proto';
 import { deleteTopology, failureOf, freePort, freshDatabase, startTcpProxy, testInfra, uniqueEmail, uniqueName, waitFor } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChild, startGatewayChild, type Child } from './children.js';
 import { GATEWAY_URL, loginByEmail } from './client.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The drain every Deployment sets (SHUTDOWN_TIMEOUT_MS) and the processes' default. */
 const DRAIN_MS = 10_000;
 /** Closing channels, broker, store and exporting the last spans after the drain (deploy/test's CLOSE_MARGIN_SECONDS). */
@@ -34,66 +31,12 @@ function refused(port: number): Promise<boolean> {
   });
 }
 
-interface Child {
-  process: ChildProcess;
-  /** Everything it wrote, for the failure message. */
-  output: () => string;
-  /** Resolves with the exit code and when it exited. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-  /** Sends SIGTERM, waits for the process to log that it is shutting down, and returns when it was sent. */
-  terminate(): Promise<number>;
-}
-
-/** A service's built entry point as a child process with only the given environment (everything else default). */
-function startChild(service: string, env: Record<string, string>): Child {
-  const child = spawn(process.execPath, [join(ROOT, 'services', service, 'dist/main.js')], {
-    cwd: join(ROOT, 'services', service),
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (data) => (output += String(data)));
-  child.stderr!.on('data', (data) => (output += String(data)));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
-  );
-  return {
-    process: child,
-    output: () => output,
-    exited,
-    async terminate() {
-      const at = Date.now();
-      child.kill('SIGTERM');
-      await waitFor(() => (output.includes('"shutting down"') ? true : undefined), { what: `${service} to log "shutting down"` });
-      return at;
-    },
-  };
-}
-
 type Outcome = { status: number } | { error: string };
 
 /** The fetch error's cause code (ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET, ...). */
 function errorCode(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? String(error);
-}
-
-/** A gateway of its own on free ports, its peers the running stack's services, `/media/*` sent to `mediaUrl`. */
-async function startGatewayChild(mediaUrl: string, extra: Record<string, string> = {}): Promise<{ gateway: Child; url: string; port: number }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const gateway = startChild('gateway', {
-    HTTP_PORT: String(port),
-    METRICS_PORT: String(await freePort()),
-    READER_MEDIA_URL: mediaUrl,
-    RATE_LIMIT_PREFIX: uniqueName('shutdown:rl'),
-    ...extra,
-  });
-  await waitFor(async () => ((await fetch(`${url}/healthz`)).status === 200 ? true : undefined), {
-    what: `the child gateway on ${url}`,
-    timeoutMs: 30_000,
-  });
-  return { gateway, url, port };
 }
 
 describe('graceful shutdown', () => {

@@ -20,7 +20,7 @@ export const FILE_IP = { 'x-forwarded-for': `192.0.2.${1 + Math.floor(Math.rando
 export function api<T = any>(
   method: string,
   path: string,
-  options: { body?: unknown; headers?: Record<string, string>; token?: string } = {},
+  options: { body?: unknown; headers?: Record<string, string>; token?: string; baseUrl?: string } = {},
 ): Promise<ApiResponse<T>> {
   return clientApi<T>(method, path, { ...options, headers: { ...FILE_IP, ...options.headers } });
 }
