@@ -1,6 +1,6 @@
 // Wires the reader service: database, content storage, the media HTTP server,
-// peers (identity, catalog, commerce), the account.deleted consumer and the
-// gRPC server. Tests start it in-process on port 0 with a fresh database and
+// peers (identity, catalog, commerce), Redis (session liveness for the
+// gateway), the account.deleted consumer and the gRPC server. Tests start it in-process on port 0 with a fresh database and
 // a temporary storage directory.
 import { createHmac } from 'node:crypto';
 import { startGrpcServer, Teardown } from '@folio/grpc';
@@ -8,8 +8,10 @@ import { createLogger, type Logger } from '@folio/logger';
 import { announceUserChange, Broker, ReferenceCache, startAccountEraser, subscribeUserChanges } from '@folio/messaging';
 import { connectMongo } from '@folio/mongo';
 import { reader, readerSync } from '@folio/proto';
+import { Redis } from 'ioredis';
 import type { ReaderConfig } from './config.js';
 import { KosyncRepository } from './data/kosync.js';
+import { RedisReaderSessionLiveness } from './data/session-liveness.js';
 import { openReaderStore, type ManifestCache, type SessionCache, type UserPositionsCache, type UserSettingsCache } from './data/repositories.js';
 import { ContentLinks } from './domain/content.js';
 import { Downloads } from './domain/downloads.js';
@@ -95,8 +97,22 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     teardown.add(() => grpcPeers.close());
     const peers = new CachedAccessPeers(grpcPeers, { ttlMs: config.ACCESS_CACHE_TTL_MS, maxEntries: config.ACCESS_CACHE_MAX_ENTRIES });
 
+    // Session starts and ends, where the gateway reads them (data/session-liveness.ts).
+    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000, commandTimeout: 1_000 });
+    redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
+    teardown.add(() =>
+      redis.quit().then(
+        () => undefined,
+        () => redis.disconnect(),
+      ),
+    );
+    const liveness = new RedisReaderSessionLiveness(redis, logger, {
+      prefix: config.READER_SESSION_LIVENESS_PREFIX,
+      readerTokenTtlSeconds: config.READER_TOKEN_TTL_SECONDS,
+    });
+
     const content = new ContentLinks(storage, urls);
-    const sessions = new ReaderSessions({ manifests: store.manifests, sessions: store.sessions, tokens, peers, content });
+    const sessions = new ReaderSessions({ manifests: store.manifests, sessions: store.sessions, tokens, peers, content, liveness });
     const settings = new ReaderSettings({
       sessions,
       settings: store.settings,
@@ -153,7 +169,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     teardown.add(() => sessionInvalidation.stop());
     announceSessions = (change) => announceSessionsEnded(broker, config.EVENTS_EXCHANGE, change, logger);
     // account.deleted erases the user's sessions, settings and positions (@folio/messaging decodes it).
-    const eraser = new AccountEraser(store, logger, kosync);
+    const eraser = new AccountEraser(store, sessions, logger, kosync);
     teardown.add((await startAccountEraser({ broker, connection, logger, config, erase: ({ userId }) => eraser.erase(userId).then(() => {}) })).stop);
 
     const grpc = await startGrpcServer({

@@ -4,6 +4,7 @@
 // a real account.deleted event.
 import JSZip from 'jszip';
 import amqp from 'amqplib';
+import { Redis } from 'ioredis';
 import { DOMParser } from '@xmldom/xmldom';
 import { createEvent } from '@folio/messaging';
 import { reader } from '@folio/proto';
@@ -295,6 +296,7 @@ describe('account deletion', () => {
   it('when account.deleted arrives, then the user’s sessions, settings and positions are erased and her reader-tokens stop working', async () => {
     const userId = USERS.elena;
     const token = await open(userId, 1003);
+    const sessionId = Number((await sessionOf(token, 1))!.sessionId);
     await save(userId, 1, 1003, { currentSeek: 2, currentTrack: 0 });
     await stack.client.updateUserReaderSettings({ userId, settings: { theme: 'dark', epub: {}, pdf: {} } });
     const others = await open(USERS.bruno, 1003);
@@ -319,6 +321,13 @@ describe('account deletion', () => {
     expect(settings?.user).toEqual({ epub: {}, pdf: {} });
     expect(settings?.issue?.lastLocation).toBeUndefined();
     expect(await stack.db.collection('reader_sessions').countDocuments({ user_id: userId })).toBe(0);
+    // The gateway, which takes a token it verified before without asking, learns it from the session's tombstone.
+    const redis = new Redis(testInfra().redisUrl);
+    try {
+      expect(await redis.get(`${stack.config.READER_SESSION_LIVENESS_PREFIX}:${sessionId}`)).toBe('-');
+    } finally {
+      await redis.quit();
+    }
     // Other users keep theirs.
     expect((await stack.client.verifyReaderToken({ readerToken: others })).context?.userId).toBe(USERS.bruno);
   });

@@ -3,8 +3,10 @@
 // server that serves the returned URLs.
 import { EPub } from 'epub2';
 import { parseBuffer } from 'music-metadata';
+import { Redis } from 'ioredis';
 import { checkHealth } from '@folio/grpc';
 import { reader } from '@folio/proto';
+import { testInfra } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_NAME } from '../src/app.js';
 import { MediaUrls, packageScope } from '../src/media/signing.js';
@@ -152,7 +154,14 @@ describe('access and reader-tokens', () => {
   it('when a reader-token is verified, then its context comes back; another tenant, garbage or a deleted session is PERMISSION_DENIED', async () => {
     const opened = await open(USERS.ana, 2001, 2);
     const { context } = await stack.client.verifyReaderToken({ readerToken: opened.readerToken, expectedTenantId: 2 });
-    expect(context).toEqual({ sessionId: String(opened.sessionId), tenantId: 2, userId: USERS.ana, issueId: 2001, preview: false });
+    expect(context).toEqual({
+      sessionId: String(opened.sessionId),
+      tenantId: 2,
+      userId: USERS.ana,
+      issueId: 2001,
+      preview: false,
+      expiresAt: expect.closeTo(Date.now() / 1000 + 86_400, -2),
+    });
     expect((await stack.client.verifyReaderToken({ readerToken: opened.readerToken })).context?.issueId).toBe(2001);
     await expect(stack.client.verifyReaderToken({ readerToken: opened.readerToken, expectedTenantId: 1 })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
     await expect(stack.client.verifyReaderToken({ readerToken: '' })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
@@ -161,6 +170,35 @@ describe('access and reader-tokens', () => {
     });
     await stack.client.deleteReaderSession({ storeTenantId: 2, publicId: opened.publicId });
     await expect(stack.client.verifyReaderToken({ readerToken: opened.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+  });
+});
+
+describe('session liveness for the gateway (Redis)', () => {
+  const redis = new Redis(testInfra().redisUrl, { lazyConnect: true });
+  afterAll(() => redis.quit());
+  const keyOf = (sessionId: number) => `${stack.config.READER_SESSION_LIVENESS_PREFIX}:${sessionId}`;
+  const DAY_MS = 86_400_000;
+
+  it('when a session opens, then its key holds the user for as long as its token lives', async () => {
+    const opened = await open(USERS.ana, 1001);
+    expect(await redis.get(keyOf(opened.sessionId))).toBe(String(USERS.ana));
+    expect(await redis.pttl(keyOf(opened.sessionId))).toBeGreaterThan(DAY_MS - 60_000);
+  });
+
+  it('when the key is lost, then VerifyReaderToken writes it again', async () => {
+    const opened = await open(USERS.bruno, 1001);
+    await redis.del(keyOf(opened.sessionId));
+    await stack.client.verifyReaderToken({ readerToken: opened.readerToken, expectedTenantId: 1 });
+    expect(await redis.get(keyOf(opened.sessionId))).toBe(String(USERS.bruno));
+  });
+
+  it('when a session is deleted, then its key is a tombstone that outlives its tokens and a later verification does not revive', async () => {
+    const opened = await open(USERS.ana, 2001, 2);
+    await stack.client.deleteReaderSession({ storeTenantId: 2, publicId: opened.publicId });
+    expect(await redis.get(keyOf(opened.sessionId))).toBe('-');
+    expect(await redis.pttl(keyOf(opened.sessionId))).toBeGreaterThan(DAY_MS);
+    await expect(stack.client.verifyReaderToken({ readerToken: opened.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    expect(await redis.get(keyOf(opened.sessionId))).toBe('-');
   });
 });
 

@@ -3,18 +3,20 @@
 // KOReader progress records).
 import type { Logger } from '@folio/logger';
 import type { KosyncProgress } from './kosync.js';
+import type { ReaderSessions } from './sessions.js';
 import type { ReaderStore } from './store.js';
 
 export class AccountEraser {
   constructor(
     private readonly store: ReaderStore,
+    private readonly sessions: Pick<ReaderSessions, 'deleteAllOf'>,
     private readonly logger: Logger,
     private readonly kosync?: Pick<KosyncProgress, 'eraseUser'>,
   ) {}
 
-  /** Idempotent: erasing an unknown or already erased user does nothing. */
+  /** Idempotent: erasing an unknown or already erased user does nothing. Throws (the consumer retries) when the sessions' end cannot be announced. */
   async erase(userId: number): Promise<{ sessions: number; settings: number; positions: number }> {
-    const sessions = await this.store.sessions.deleteAllOf(userId);
+    const sessions = await this.sessions.deleteAllOf(userId);
     const settings = await this.store.settings.delete(userId);
     const positions = await this.store.positions.deleteAllOf(userId);
     const koreader = (await this.kosync?.eraseUser(userId)) ?? 0;

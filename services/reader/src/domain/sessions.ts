@@ -1,6 +1,8 @@
 // Reader sessions: opening one (v2 with the JWT, v1 by exchanging the settings
 // token), resuming one with its reader-token, reading and deleting the stored
-// record, and verifying reader-tokens for every reader-token endpoint.
+// record, and verifying reader-tokens for every reader-token endpoint. Each
+// start and end is also written where the gateway reads it
+// (ReaderSessionLiveness), so that it need not ask on every request.
 //
 // The stored ReaderSession (GET/DELETE /api/v1/sessions/{id}) is
 // `{id, tenant_id, user_id, issue_id, preview, api, reader, engine_host,
@@ -11,7 +13,7 @@
 // public id (128 random bits), not the sequential internal one: the URL is the
 // capability, and sequential ids let anyone read and delete every session.
 import { randomBytes } from 'node:crypto';
-import { failedPrecondition, notFound, permissionDenied } from '@folio/errors';
+import { failedPrecondition, notFound, permissionDenied, unavailable } from '@folio/errors';
 import { previewLimit, type ContentLinks, type SessionContent } from './content.js';
 import type { Peers } from './ports.js';
 import type { ContentManifest, ManifestRepository, SessionRecord, SessionRepository } from './store.js';
@@ -48,6 +50,35 @@ export interface StoredSession {
   content: Partial<SessionContent>;
 }
 
+/** A session as the gateway may take it without asking: its user, and how long its newest token lives. */
+export interface LiveReaderSession {
+  sessionId: number;
+  userId: number;
+  tokenExpiresAt: Date;
+}
+
+/**
+ * Which sessions are live, for the gateway (data/session-liveness.ts): with
+ * it, a token the gateway verified once is taken without VerifyReaderToken
+ * while its session is live. The store stays the source of truth. A start
+ * is written after the store, best effort (without it the gateway asks);
+ * an end before the store, and `ended` throws when it could not be written,
+ * so that no deleted session stays live for the gateway.
+ */
+export interface ReaderSessionLiveness {
+  started(session: LiveReaderSession): Promise<void>;
+  /** A verification found the session: written unless a key exists (live, or ended meanwhile). */
+  confirmed(session: LiveReaderSession): Promise<void>;
+  ended(sessionIds: readonly number[]): Promise<void>;
+}
+
+/** Without Redis (tests of the domain alone): the gateway always asks. */
+export const NO_LIVENESS: ReaderSessionLiveness = {
+  started: async () => {},
+  confirmed: async () => {},
+  ended: async () => {},
+};
+
 export class ReaderSessions {
   constructor(
     private readonly deps: {
@@ -56,8 +87,13 @@ export class ReaderSessions {
       tokens: TokenService;
       peers: Peers;
       content: ContentLinks;
+      liveness?: ReaderSessionLiveness;
     },
   ) {}
+
+  private get liveness(): ReaderSessionLiveness {
+    return this.deps.liveness ?? NO_LIVENESS;
+  }
 
   /**
    * A readable issue's manifest: NOT_FOUND when reader has none in the tenant, 422 for
@@ -147,11 +183,14 @@ export class ReaderSessions {
     const now = new Date();
     const content = await this.deps.content.sessionContent(manifest, { limit, notAfter, now });
     if (input.resumed) {
-      const token =
-        input.resumedToken !== null && input.resumed.preview === preview
-          ? input.resumedToken
-          : await this.deps.tokens.issueReaderToken({ ...input.resumed, preview, previewLimit: limit }, this.deps.tokens.readerTokenExpiry(now));
-      return { sessionId: input.resumed.sessionId, publicId: null, token, content };
+      const resumed = input.resumed;
+      if (input.resumedToken !== null && resumed.preview === preview) {
+        return { sessionId: resumed.sessionId, publicId: null, token: input.resumedToken, content };
+      }
+      const tokenExpiresAt = this.deps.tokens.readerTokenExpiry(now);
+      const token = await this.deps.tokens.issueReaderToken({ ...resumed, preview, previewLimit: limit }, tokenExpiresAt);
+      await this.liveness.confirmed({ sessionId: resumed.sessionId, userId: resumed.userId, tokenExpiresAt });
+      return { sessionId: resumed.sessionId, publicId: null, token, content };
     }
 
     const sessionId = await this.deps.sessions.nextId();
@@ -172,6 +211,7 @@ export class ReaderSessions {
       expires_at: expiresAt,
       snapshot: { ...content },
     });
+    await this.liveness.started({ sessionId, userId, tokenExpiresAt: expiresAt });
     return { sessionId, publicId, token, content };
   }
 
@@ -198,6 +238,7 @@ export class ReaderSessions {
   /** DELETE {store}/api/v1/sessions/{id}: by public id; its reader-token stops working. */
   async delete(storeTenantId: number, publicId: string): Promise<StoredSession> {
     const session = await this.findPublic(storeTenantId, publicId);
+    await this.endForGateway([session._id]);
     const deleted = await this.deps.sessions.delete(session._id);
     if (!deleted) throw notFound('Reader session not found.');
     return sessionRecord(deleted);
@@ -222,6 +263,33 @@ export class ReaderSessions {
       throw permissionDenied('The reader session has ended.');
     }
     return claims;
+  }
+
+  /**
+   * VerifyReaderToken, the gateway's check: `verify`, and the session's
+   * liveness written again, so that the gateway takes this token without
+   * asking from its next request on.
+   */
+  async verifyForGateway(token: string | undefined | null, expectedTenantId?: number): Promise<ReaderClaims> {
+    const claims = await this.verify(token, expectedTenantId);
+    await this.liveness.confirmed({ sessionId: claims.sessionId, userId: claims.userId, tokenExpiresAt: claims.expiresAt });
+    return claims;
+  }
+
+  /** Account erasure: the sessions' ends are announced before the store forgets them, like a DELETE's. */
+  async deleteAllOf(userId: number): Promise<number> {
+    await this.endForGateway(await this.deps.sessions.idsOf(userId));
+    return (await this.deps.sessions.deleteAllOf(userId)).length;
+  }
+
+  /** Before the store: a session the store no longer has must not stay live for the gateway. */
+  private async endForGateway(sessionIds: readonly number[]): Promise<void> {
+    if (!sessionIds.length) return;
+    try {
+      await this.liveness.ended(sessionIds);
+    } catch {
+      throw unavailable('Reader sessions cannot be ended right now; try again.');
+    }
   }
 }
 

@@ -130,8 +130,10 @@ export interface SessionRepository {
   findWithSnapshot(id: number): Promise<SessionRecord | null>;
   /** Deletes and returns the session; null when it was already gone. */
   delete(id: number): Promise<SessionRecord | null>;
-  /** Account erasure: every session of the user; returns how many went. */
-  deleteAllOf(userId: number): Promise<number>;
+  /** The ids of every session of the user (account erasure announces their end first). */
+  idsOf(userId: number): Promise<number[]>;
+  /** Account erasure: every session of the user; returns the ids that went. */
+  deleteAllOf(userId: number): Promise<number[]>;
 }
 
 export interface UserSettingsRepository {

@@ -70,7 +70,7 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
     },
 
     async verifyReaderToken(request) {
-      const claims = await app.sessions.verify(request.readerToken, request.expectedTenantId);
+      const claims = await app.sessions.verifyForGateway(request.readerToken, request.expectedTenantId);
       return {
         context: {
           sessionId: String(claims.sessionId),
@@ -79,6 +79,7 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
           issueId: claims.issueId,
           preview: claims.preview,
           previewLimit: claims.previewLimit ?? undefined,
+          expiresAt: Math.floor(claims.expiresAt.getTime() / 1000),
         },
       };
     },

@@ -98,6 +98,9 @@ export async function startReaderStack(
   const config = loadReaderConfig({
     MONGO_URL: freshMongoUrl('reader').url,
     AMQP_URL: infra.amqpUrl,
+    REDIS_URL: infra.redisUrl,
+    // Session ids start at 1 in every fresh database: keys of their own.
+    READER_SESSION_LIVENESS_PREFIX: uniqueName('rsess'),
     GRPC_PORT: '0',
     LOG_LEVEL: 'silent',
     IDENTITY_ADDR: identity.address,
