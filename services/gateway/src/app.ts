@@ -19,6 +19,7 @@ import { errorHandler, notFoundHandler } from './http/errors.js';
 import { healthRouter } from './http/health.js';
 import { mediaProxy } from './http/media-proxy.js';
 import { mountRoutes } from './http/pipeline.js';
+import { ReaderTokenVerifier } from './http/reader-token.js';
 import { ResponseCache } from './http/response-cache.js';
 import { subscribeResponseInvalidation } from './upstreams/response-invalidation.js';
 import { RateLimits } from './http/rate-limit.js';
@@ -191,7 +192,11 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
   ];
   // Routed requests: each route's admission counts the global limit in its one Redis round trip.
   const api = express.Router();
-  mountRoutes(api, routes, { services, verifier, limits, sessionKeyPrefix: config.SESSION_LIVENESS_PREFIX, responses, bodyParsers });
+  const readerTokens = new ReaderTokenVerifier(services.reader, {
+    livenessPrefix: config.READER_SESSION_LIVENESS_PREFIX,
+    cacheSize: config.VERIFIED_READER_TOKEN_CACHE_SIZE,
+  });
+  mountRoutes(api, routes, { services, verifier, limits, sessionKeyPrefix: config.SESSION_LIVENESS_PREFIX, responses, readerTokens, bodyParsers });
   app.use(api);
   // Everything else (the docs, 404s) counts here, then parses as before.
   app.use(limits.globalLimit());

@@ -83,6 +83,10 @@ export const configSchema = z
     GLOBAL_RATE_LIMIT_PER_MINUTE: env.int(600).pipe(z.number().min(1)),
     /** Prefix of the session liveness keys identity writes (`<prefix>:<jti>`); identity's SESSION_LIVENESS_PREFIX must match. */
     SESSION_LIVENESS_PREFIX: env.string('sess'),
+    /** Prefix of the reader session liveness keys reader writes (`<prefix>:<session id>`); reader's READER_SESSION_LIVENESS_PREFIX must match. */
+    READER_SESSION_LIVENESS_PREFIX: env.string('rsess'),
+    /** Reader-tokens reader verified, remembered so that their next requests need not ask it again (least recently used first out). */
+    VERIFIED_READER_TOKEN_CACHE_SIZE: env.int(50_000).pipe(z.number().min(0)),
     /** Prefix of the users' response version keys (`<prefix>:<user id>`); identity's USER_VERSION_PREFIX must match. */
     USER_VERSION_PREFIX: env.string('uver'),
     /** How long a user's cached read (http/response-cache.ts) is served at most; 0: no response cache. */

@@ -1,8 +1,8 @@
 // Turns the route table into express routes. Each request of a route runs
 // the same steps in the same order, so a handler only ever sees a request
 // that passed all of them:
-//   admission (one Redis round trip: global limit, route limit, session key;
-//   token verification alongside) → body parsing → store Host → route limit →
+//   admission (one Redis round trip: global limit, route limit, session and
+//   reader session keys, response version; token verification alongside) → body parsing → store Host → route limit →
 //   access token and session → tenant mode → reader-token presence →
 //   headers/params/query/body validation → reader-token verified (its scope) →
 //   the user's cached answer (http/response-cache.ts), else the handler.
@@ -15,7 +15,6 @@ import { authenticate } from './auth.js';
 import { stateOf } from './context.js';
 import { httpError, VALIDATION_MESSAGE } from './errors.js';
 import { appTenantOf, clientHeadersOf, HEADER } from './headers.js';
-import { verifyReaderToken } from './reader-token.js';
 import { admissionGate, type Admitted, type GateDeps } from './request-gate.js';
 import { ANY_TENANT, type CacheScope } from './response-cache.js';
 import {
@@ -92,10 +91,8 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
   let readerScope: ReaderScope | undefined;
   if (requiresReaderToken(route.auth)) {
     if (!tenant) throw new Error(`${route.path}: a reader-token route without a tenant`);
-    readerScope = await verifyReaderToken(deps.services, readerToken, tenant.id, user?.id);
+    readerScope = await deps.readerTokens.verify(readerToken, tenant.id, user?.id, admitted.readerSession);
     state.context.userId ??= readerScope.userId;
-    // Only a route without a JWT needs the token to name its user at the next admission.
-    if (route.cachePerUser && !user) deps.responses.rememberReaderToken(readerToken!, readerScope.userId);
   }
 
   const headers = clientHeadersOf(req);

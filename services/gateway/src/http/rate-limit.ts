@@ -4,7 +4,8 @@
 // fails open, so a Redis outage does not take the whole API down.
 //
 // A routed request makes ONE Redis round trip (`admit`): the global counter,
-// the route's own counter and the session liveness key together. The global
+// the route's own counter and the keys the request needs read (session
+// liveness, reader session liveness, the user's response version) together. The global
 // limit is decided at once (before the body is parsed, as before); the
 // route's limit and the session are decided later, in the pipeline's order.
 // Requests that match no route (404s, the docs) count through `globalLimit`.
@@ -31,7 +32,18 @@ export interface Admission {
   session: string | null | undefined;
   /** The user's response version (http/response-cache.ts): null when absent, undefined when not asked for or Redis failed. */
   userVersion: string | null | undefined;
+  /** The reader-token's session liveness key (http/reader-token.ts): null when absent, undefined when not asked for or Redis failed. */
+  readerSession: string | null | undefined;
 }
+
+/** The keys a routed request reads in its round trip, each when it has one. */
+export interface AdmissionReads {
+  session?: string | undefined;
+  userVersion?: string | undefined;
+  readerSession?: string | undefined;
+}
+
+const READS = ['session', 'userVersion', 'readerSession'] as const;
 
 export class RateLimits {
   private lastWarning = 0;
@@ -60,28 +72,26 @@ export class RateLimits {
 
   /**
    * The routed request's round trip: counts the global and the route's
-   * limit for `ip` and reads `sessionKey` and `versionKey`. Throws 429 when
-   * the global limit refuses (it fails open); the rest is for `enforceRoute`,
-   * auth and the response cache.
+   * limit for `ip` and reads the `reads` keys. Throws 429 when the global
+   * limit refuses (it fails open); the rest is for `enforceRoute`, auth, the
+   * reader-token and the response cache.
    */
-  async admit(ip: string, route: RateRule | undefined, sessionKey: string | undefined, versionKey?: string): Promise<Admission> {
+  async admit(ip: string, route: RateRule | undefined, reads: AdmissionReads = {}): Promise<Admission> {
     const hits: RateHit[] = [{ rule: this.globalRule, key: ip }];
     if (route) hits.push({ rule: route, key: ip });
-    const reads = [sessionKey, versionKey].filter((key): key is string => key !== undefined);
+    const asked = READS.filter((name) => reads[name] !== undefined);
+    const admission: Admission = { route: undefined, session: undefined, userVersion: undefined, readerSession: undefined };
     let result;
     try {
-      result = await this.limiter.hitAndRead(hits, ...reads);
+      result = await this.limiter.hitAndRead(hits, ...asked.map((name) => reads[name]!));
     } catch (error) {
       this.warnUnavailable(error, route?.name ?? this.globalRule.name);
-      return { route: route ? 'unavailable' : undefined, session: undefined, userVersion: undefined };
+      return { ...admission, route: route ? 'unavailable' : undefined };
     }
     refuseIfOver(result.decisions[0]!);
-    const [session, userVersion] = sessionKey === undefined ? [undefined, result.values[0]] : result.values;
-    return {
-      route: result.decisions[1],
-      session: sessionKey === undefined ? undefined : session,
-      userVersion: versionKey === undefined ? undefined : userVersion,
-    };
+    admission.route = result.decisions[1];
+    asked.forEach((name, index) => (admission[name] = result.values[index] ?? null));
+    return admission;
   }
 
   /** The route's own limit, decided from the admission: 429 when over, 503 when Redis could not count (fail closed). */

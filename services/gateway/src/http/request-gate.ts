@@ -6,18 +6,21 @@
 // (store host, route limit, token, session, ...), so responses stay as they
 // were. The session key is named from the token's unverified jti, so that the
 // read can go out before the signature is checked; it is used only once the
-// same token has verified. On a route whose reads are cached per user, the
-// user's response version is read in the same round trip (the user named by
-// an already verified token, or by a reader-token seen verified before), and
-// used only once the request has authenticated as that user.
+// same token has verified. A reader-token verified before has its session's
+// liveness key read too (http/reader-token.ts). On a route whose reads are
+// cached per user, the user's response version is read in the same round
+// trip (the user named by an already verified token, or by a reader-token
+// seen verified before), and used only once the request has authenticated as
+// that user.
 import type { Request, RequestHandler, Response } from 'express';
 import type { AccessTokenVerifier, VerifiedToken } from '../upstreams/jwks.js';
 import { bearerTokenOf } from './auth.js';
 import { stateOf } from './context.js';
 import type { Admission, RateLimits } from './rate-limit.js';
+import type { ReaderTokenVerifier } from './reader-token.js';
 import type { ResponseCache } from './response-cache.js';
 import { HEADER } from './headers.js';
-import { requiresJwt, type Route } from './route.js';
+import { requiresJwt, requiresReaderToken, type Route } from './route.js';
 import { sessionKeyOf } from './session-liveness.js';
 
 export interface Admitted extends Admission {
@@ -35,6 +38,7 @@ export interface GateDeps {
   /** SESSION_LIVENESS_PREFIX, shared with identity. */
   sessionKeyPrefix: string;
   responses: ResponseCache;
+  readerTokens: ReaderTokenVerifier;
 }
 
 export function accessTokenOf(req: Request, route: Route): string | undefined {
@@ -75,12 +79,19 @@ export function admissionGate(route: Route, deps: GateDeps): RequestHandler {
       if (jti && !route.enforceSessionLimit) sessionKey = sessionKeyOf(deps.sessionKeyPrefix, jti);
       if (known && route.cachePerUser) versionUserId = known.userId;
     }
-    if (route.cachePerUser && versionUserId === undefined && route.auth === 'reader-token') {
+    let readerSessionKey: string | undefined;
+    if (requiresReaderToken(route.auth)) {
       const readerToken = req.get(HEADER.readerToken)?.trim();
-      if (readerToken) versionUserId = deps.responses.userOfReaderToken(readerToken);
+      const knownReader = readerToken ? deps.readerTokens.known(readerToken) : undefined;
+      readerSessionKey = knownReader?.livenessKey;
+      if (route.cachePerUser && versionUserId === undefined && route.auth === 'reader-token') versionUserId = knownReader?.userId;
     }
     const versionKey = versionUserId !== undefined && deps.responses.enabled ? deps.responses.versionKeyOf(versionUserId) : undefined;
-    const admission = await deps.limits.admit(state.clientIp, route.rateLimit, sessionKey, versionKey);
+    const admission = await deps.limits.admit(state.clientIp, route.rateLimit, {
+      session: sessionKey,
+      userVersion: versionKey,
+      readerSession: readerSessionKey,
+    });
     state.admitted = {
       ...admission,
       ...(token && { token }),

@@ -79,8 +79,6 @@ export const ANY_TENANT = 0;
 
 export class ResponseCache {
   private readonly entries: LRUCache<string, Entry>;
-  /** Reader-tokens seen verified, and their user: a v1 request names no user until its token is verified. */
-  private readonly readerTokenUsers = new LRUCache<string, number>({ max: 10_000 });
   private readonly drops = new Map<string, Drop>();
   private clock = 0;
   // Versions only need to differ from every earlier one: a process prefix and a counter.
@@ -111,14 +109,6 @@ export class ResponseCache {
 
   versionKeyOf(userId: number): string {
     return `${this.settings.versionPrefix}:${userId}`;
-  }
-
-  userOfReaderToken(token: string): number | undefined {
-    return this.readerTokenUsers.get(token);
-  }
-
-  rememberReaderToken(token: string, userId: number): void {
-    this.readerTokenUsers.set(token, userId);
   }
 
   /** Taken when a request begins: its answer is stored only if nothing of its scope was dropped after. */

@@ -69,6 +69,8 @@ export interface ReaderScope {
   preview: boolean;
   /** A preview's last page, chapter or track. */
   previewLimit: number | undefined;
+  /** When the token expires, Unix seconds. */
+  expiresAt: number;
   /** The token itself: notes and integrations derive the session's text key from it. */
   readerToken: string;
 }

@@ -261,5 +261,6 @@ export function readerSessionOf(scope: ReaderScope): reader.ReaderContext {
     issueId: scope.issueId,
     preview: scope.preview,
     previewLimit: scope.previewLimit,
+    expiresAt: scope.expiresAt,
   };
 }
