@@ -77,18 +77,21 @@ export class Purchases {
     const returnScheme = await resolveReturnScheme(tenant, request.appTenantId, tenants, this.settings.defaultAppScheme);
     const webSessionId = randomBytes(32).toString('base64url');
     const maxAgeSeconds = this.settings.sessionTtlMinutes * 60;
-    await store.webSessions.create({
-      _id: hashSessionId(webSessionId),
-      tenant_id: tenant.id,
-      user_id: request.userId,
-      issue_id: offer._id,
-      app_tenant_id: request.appTenantId ?? null,
-      return_scheme: returnScheme,
-      csrf_token: randomBytes(32).toString('base64url'),
-      created_at: now,
-      expires_at: new Date(now.getTime() + maxAgeSeconds * 1000),
-    });
-    await store.carts.replaceItems(tenant.id, request.userId, [offer._id], now);
+    // Independent writes, sent together: the redirect waits for one store round trip, not two.
+    await Promise.all([
+      store.webSessions.create({
+        _id: hashSessionId(webSessionId),
+        tenant_id: tenant.id,
+        user_id: request.userId,
+        issue_id: offer._id,
+        app_tenant_id: request.appTenantId ?? null,
+        return_scheme: returnScheme,
+        csrf_token: randomBytes(32).toString('base64url'),
+        created_at: now,
+        expires_at: new Date(now.getTime() + maxAgeSeconds * 1000),
+      }),
+      store.carts.replaceItems(tenant.id, request.userId, [offer._id], now),
+    ]);
     return {
       checkoutUrl: `${this.settings.checkoutPath}?automatically_open_checkout=true`,
       webSessionId,
