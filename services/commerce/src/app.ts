@@ -86,7 +86,9 @@ export async function startCommerce(
     const eraser = new AccountEraser(store, clock, logger, events);
 
     // account.deleted erases the user's carts, sessions, plans and grants (@folio/messaging decodes it).
-    teardown.add((await startAccountEraser({ broker, connection, logger, config, erase: (deletion) => eraser.erase(deletion) })).stop);
+    // Then this replica asks identity again for the user's memberships (a re-created account has none).
+    const erase = (deletion: { userId: number; email: string | null }) => eraser.erase(deletion).then(() => users.forgetUser(deletion.userId));
+    teardown.add((await startAccountEraser({ broker, connection, logger, config, erase })).stop);
     const tenantUpdates = await subscribeTenantUpdates({ broker, identityExchange: config.IDENTITY_EVENTS_EXCHANGE, tenants, logger });
     teardown.add(() => tenantUpdates.stop());
 

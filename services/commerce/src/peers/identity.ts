@@ -3,6 +3,7 @@
 import { DomainError } from '@folio/errors';
 import type { PromiseClient } from '@folio/grpc';
 import type { Logger } from '@folio/logger';
+import { ReferenceCache } from '@folio/messaging';
 import type { identity } from '@folio/proto';
 import type { TenantInfo, Tenants, Users } from '../domain/ports.js';
 
@@ -83,7 +84,17 @@ export class IdentityTenants implements Tenants {
   }
 }
 
+/**
+ * A membership is only ever removed with its account (identity's erasure,
+ * after it has ended every session of the account, so no purchase redirect of
+ * that user gets this far any more): a pair ensured once is not asked again
+ * while this replica remembers it. Every purchase redirect ensures one.
+ */
+const ENSURED_MEMBERSHIPS = { name: 'commerce-ensured-memberships', maxEntries: 100_000, ttlMs: 10 * 60_000 };
+
 export class IdentityUsers implements Users {
+  private readonly ensured = new ReferenceCache<string, true>(ENSURED_MEMBERSHIPS);
+
   constructor(private readonly client: IdentityClient) {}
 
   async emailOf(userId: number): Promise<string | null> {
@@ -97,6 +108,15 @@ export class IdentityUsers implements Users {
   }
 
   async ensureMembership(userId: number, tenantId: number): Promise<void> {
+    const key = `${userId}:${tenantId}`;
+    if (this.ensured.peek(key)) return;
+    const generation = this.ensured.snapshot();
     await this.client.ensureMembership({ userId, tenantId });
+    this.ensured.setIfCurrent(key, true, generation);
+  }
+
+  /** account.deleted: the user's pairs are asked again (a re-created account starts without memberships). */
+  forgetUser(userId: number): void {
+    this.ensured.deleteWhere((key) => key.startsWith(`${userId}:`));
   }
 }
