@@ -1,7 +1,8 @@
 // Wires the reader service: database, content storage, the media HTTP server,
 // peers (identity, catalog, commerce), Redis (session liveness for the
-// gateway), the account.deleted consumer and the gRPC server. Tests start it in-process on port 0 with a fresh database and
-// a temporary storage directory.
+// gateway), the account.deleted consumer and the gRPC server. Tests start it
+// in-process on port 0 with a fresh database and a temporary storage
+// directory.
 import { createHmac } from 'node:crypto';
 import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';

@@ -2,10 +2,10 @@
 // the same steps in the same order, so a handler only ever sees a request
 // that passed all of them:
 //   admission (one Redis round trip: global limit, route limit, session and
-//   reader session keys, response version; token verification alongside) → body parsing → store Host → route limit →
-//   access token and session → tenant mode → reader-token presence →
-//   headers/params/query/body validation → reader-token verified (its scope) →
-//   the user's cached answer (http/response-cache.ts), else the handler.
+//   reader session keys, response version; token verification alongside) →
+//   body parsing → store Host → route limit → access token and session →
+//   tenant mode → reader-token presence → headers/params/query/body
+//   validation → reader-token verified (its scope) → the user's cached answer (http/response-cache.ts), else the handler.
 // A successful write of a known user gives that user a new response version.
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';

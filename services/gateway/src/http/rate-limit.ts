@@ -5,9 +5,10 @@
 //
 // A routed request makes ONE Redis round trip (`admit`): the global counter,
 // the route's own counter and the keys the request needs read (session
-// liveness, reader session liveness, the user's response version) together. The global
-// limit is decided at once (before the body is parsed, as before); the
-// route's limit and the session are decided later, in the pipeline's order.
+// liveness, reader session liveness, the user's response version) together.
+// The global limit is decided at once (before the body is parsed, as
+// before); the route's limit and the keys are used later, in the pipeline's
+// order.
 // Requests that match no route (404s, the docs) count through `globalLimit`.
 import type { RequestHandler } from 'express';
 import { tooManyRequests, unavailable } from '@folio/errors';

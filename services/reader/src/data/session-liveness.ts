@@ -5,9 +5,9 @@
 //
 // Key `<prefix>:<session id>`:
 //   - `<user id>` (decimal) while the session is live, living as long as the
-//     newest token known of it (written when a session opens or is resumed
-//     with a new token, and again by VerifyReaderToken after a miss, with
-//     SET NX);
+//     token it was written for (at the opening; with SET NX when a resume
+//     issues a new token, and by VerifyReaderToken after a miss, so that a
+//     token outliving the key costs one more VerifyReaderToken);
 //   - `-` once the session has ended (v1 DELETE, account erasure): a
 //     tombstone, written BEFORE the store forgets the session, that outlives
 //     every token the session can have. A verification that read the store
