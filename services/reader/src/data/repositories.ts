@@ -158,13 +158,12 @@ export class MongoSessionRepository implements SessionRepository {
     return (await this.model.find({ user_id: userId }, { _id: 1 }).lean<{ _id: number }[]>().exec()).map((session) => session._id);
   }
 
-  async deleteAllOf(userId: number): Promise<number[]> {
+  async deleteAllOf(userId: number): Promise<number> {
     try {
       const ids = await this.idsOf(userId);
-      // By user, not by these ids: erasure leaves no session behind, even one opened meanwhile.
-      await this.model.deleteMany({ user_id: userId }).exec();
+      const { deletedCount } = await this.model.deleteMany({ user_id: userId }).exec();
       if (ids.length) await this.snapshots.deleteMany({ _id: { $in: ids } }).exec();
-      return ids;
+      return deletedCount;
     } finally {
       this.forget({ userId });
       this.cache?.ended({ userId });

@@ -72,13 +72,6 @@ export interface ReaderSessionLiveness {
   ended(sessionIds: readonly number[]): Promise<void>;
 }
 
-/** Without Redis (tests of the domain alone): the gateway always asks. */
-export const NO_LIVENESS: ReaderSessionLiveness = {
-  started: async () => {},
-  confirmed: async () => {},
-  ended: async () => {},
-};
-
 export class ReaderSessions {
   constructor(
     private readonly deps: {
@@ -87,13 +80,9 @@ export class ReaderSessions {
       tokens: TokenService;
       peers: Peers;
       content: ContentLinks;
-      liveness?: ReaderSessionLiveness;
+      liveness: ReaderSessionLiveness;
     },
   ) {}
-
-  private get liveness(): ReaderSessionLiveness {
-    return this.deps.liveness ?? NO_LIVENESS;
-  }
 
   /**
    * A readable issue's manifest: NOT_FOUND when reader has none in the tenant, 422 for
@@ -189,7 +178,7 @@ export class ReaderSessions {
       }
       const tokenExpiresAt = this.deps.tokens.readerTokenExpiry(now);
       const token = await this.deps.tokens.issueReaderToken({ ...resumed, preview, previewLimit: limit }, tokenExpiresAt);
-      await this.liveness.confirmed({ sessionId: resumed.sessionId, userId: resumed.userId, tokenExpiresAt });
+      await this.deps.liveness.confirmed({ sessionId: resumed.sessionId, userId: resumed.userId, tokenExpiresAt });
       return { sessionId: resumed.sessionId, publicId: null, token, content };
     }
 
@@ -211,7 +200,7 @@ export class ReaderSessions {
       expires_at: expiresAt,
       snapshot: { ...content },
     });
-    await this.liveness.started({ sessionId, userId, tokenExpiresAt: expiresAt });
+    await this.deps.liveness.started({ sessionId, userId, tokenExpiresAt: expiresAt });
     return { sessionId, publicId, token, content };
   }
 
@@ -272,21 +261,21 @@ export class ReaderSessions {
    */
   async verifyForGateway(token: string | undefined | null, expectedTenantId?: number): Promise<ReaderClaims> {
     const claims = await this.verify(token, expectedTenantId);
-    await this.liveness.confirmed({ sessionId: claims.sessionId, userId: claims.userId, tokenExpiresAt: claims.expiresAt });
+    await this.deps.liveness.confirmed({ sessionId: claims.sessionId, userId: claims.userId, tokenExpiresAt: claims.expiresAt });
     return claims;
   }
 
   /** Account erasure: the sessions' ends are announced before the store forgets them, like a DELETE's. */
   async deleteAllOf(userId: number): Promise<number> {
     await this.endForGateway(await this.deps.sessions.idsOf(userId));
-    return (await this.deps.sessions.deleteAllOf(userId)).length;
+    return this.deps.sessions.deleteAllOf(userId);
   }
 
   /** Before the store: a session the store no longer has must not stay live for the gateway. */
   private async endForGateway(sessionIds: readonly number[]): Promise<void> {
     if (!sessionIds.length) return;
     try {
-      await this.liveness.ended(sessionIds);
+      await this.deps.liveness.ended(sessionIds);
     } catch {
       throw unavailable('Reader sessions cannot be ended right now; try again.');
     }

@@ -132,8 +132,8 @@ export interface SessionRepository {
   delete(id: number): Promise<SessionRecord | null>;
   /** The ids of every session of the user (account erasure announces their end first). */
   idsOf(userId: number): Promise<number[]>;
-  /** Account erasure: every session of the user; returns the ids that went. */
-  deleteAllOf(userId: number): Promise<number[]>;
+  /** Account erasure: every session of the user; returns how many went. */
+  deleteAllOf(userId: number): Promise<number>;
 }
 
 export interface UserSettingsRepository {
