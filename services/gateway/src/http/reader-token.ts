@@ -14,8 +14,8 @@
 // the session ended (v1 DELETE, account erasure), refused on the very next
 // request through any replica; absent or unreadable: reader is asked, and
 // writes the key again.
-import { LRUCache } from 'lru-cache';
 import { permissionDenied } from '@folio/errors';
+import { VerifiedTokenCache } from '../upstreams/verified-tokens.js';
 import type { ReaderScope, Services } from './route.js';
 
 const TOKEN_REFUSED = 'The reader-token is missing, invalid or expired.';
@@ -24,18 +24,18 @@ const ENDED = '-';
 type VerifiedScope = Omit<ReaderScope, 'readerToken'>;
 
 export class ReaderTokenVerifier {
-  private readonly verified: LRUCache<string, VerifiedScope>;
+  private readonly verified: VerifiedTokenCache<VerifiedScope>;
 
   constructor(
     private readonly reader: Services['reader'],
     private readonly settings: { livenessPrefix: string; cacheSize: number },
   ) {
-    this.verified = new LRUCache({ max: Math.max(1, settings.cacheSize) });
+    this.verified = new VerifiedTokenCache(settings.cacheSize);
   }
 
   /** A token reader verified before and that has not expired: what the admission reads for it, and whose it is. */
   known(readerToken: string): { livenessKey: string; userId: number } | undefined {
-    const scope = this.remembered(readerToken);
+    const scope = this.verified.get(readerToken);
     return scope && { livenessKey: `${this.settings.livenessPrefix}:${scope.sessionId}`, userId: scope.userId };
   }
 
@@ -51,30 +51,13 @@ export class ReaderTokenVerifier {
     liveness: string | null | undefined,
   ): Promise<ReaderScope> {
     if (!readerToken) throw permissionDenied(TOKEN_REFUSED);
-    const remembered = this.remembered(readerToken);
-    let scope: VerifiedScope;
-    if (remembered && liveness === ENDED) {
-      this.verified.delete(readerToken);
-      throw permissionDenied(TOKEN_REFUSED);
-    } else if (remembered && liveness === String(remembered.userId)) {
-      scope = remembered;
-    } else {
-      // Refused by reader, it stays forgotten; verified, it is remembered again.
-      this.verified.delete(readerToken);
-      scope = await this.ask(readerToken, expectedTenantId);
-    }
+    const remembered = this.verified.get(readerToken);
+    if (remembered && liveness === ENDED) throw permissionDenied(TOKEN_REFUSED);
+    // Live for the remembered user: taken as verified. Anything else: reader decides (and a verified token is remembered again).
+    const scope = remembered && liveness === String(remembered.userId) ? remembered : await this.ask(readerToken, expectedTenantId);
     if (scope.tenantId !== expectedTenantId) throw permissionDenied(TOKEN_REFUSED);
     if (jwtUserId !== undefined && scope.userId !== jwtUserId) throw permissionDenied(TOKEN_REFUSED);
     return { ...scope, readerToken };
-  }
-
-  private remembered(readerToken: string): VerifiedScope | undefined {
-    const scope = this.verified.get(readerToken);
-    if (scope && scope.expiresAt * 1000 <= Date.now()) {
-      this.verified.delete(readerToken);
-      return undefined;
-    }
-    return scope;
   }
 
   private async ask(readerToken: string, expectedTenantId: number): Promise<VerifiedScope> {
@@ -89,8 +72,8 @@ export class ReaderTokenVerifier {
       previewLimit: context.previewLimit,
       expiresAt: context.expiresAt ?? 0,
     };
-    // A reader that predates expires_at sends none: such a token is asked about every time.
-    if (scope.expiresAt * 1000 > Date.now()) this.verified.set(readerToken, scope);
+    // Until the token expires (a reader that predates expires_at sends none: never remembered).
+    this.verified.set(readerToken, scope, scope.expiresAt * 1000);
     return scope;
   }
 }
