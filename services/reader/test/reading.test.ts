@@ -10,6 +10,7 @@ import { createEvent } from '@folio/messaging';
 import { reader } from '@folio/proto';
 import { testInfra, waitFor } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { positionVersion as versionOf } from '../src/domain/positions.js';
 import { contentOf, startReaderStack, USERS, type ReaderStack } from './support/stack.js';
 
 let stack: ReaderStack;
@@ -108,6 +109,27 @@ describe('last location', () => {
     expect(settings?.issue?.lastLocation).toEqual({ epub: { chapterHref: 'text/chapter-2.xhtml', cfi: 'epubcfi(/6/4!/4/4/1:5)' } });
     const listed = await stack.client.listContinueReading({ userId: USERS.carla, tenantIds: [3], page: 1, perPage: 6 });
     expect(listed.total).toBe(1);
+  });
+
+  it('when one device sends many saves at once, then each is saved in turn and the one saved last stays', async () => {
+    const at = (offset: number) => ({ chapterHref: 'text/chapter-1.xhtml', cfi: `epubcfi(/6/2!/4/2/1:${offset})` });
+    const offsets = Array.from({ length: 12 }, (_, index) => index);
+    const since = Date.now();
+    const results = await Promise.all(offsets.map((offset) => save(USERS.carla, 3, 3001, at(offset))));
+    expect(results.map((result) => result.saved)).toEqual(offsets.map(() => true));
+
+    // Each answer's version is a hash of its time and place: recover the time each save was stamped with.
+    const until = Date.now();
+    const stampOf = (location: Record<string, unknown>, version: string) => {
+      for (let time = since; time <= until; time += 1) if (versionOf({ location, read_at: new Date(time) }) === version) return time;
+      throw new Error(`no time between ${since} and ${until} gives version ${version}`);
+    };
+    const stamps = offsets.map((offset) => stampOf(at(offset), results[offset]!.version));
+    // The stored position is the newest of them: saves that met in the store (read, then write) could leave an older one last.
+    const { settings, positionVersion: stored } = await stack.client.getReaderSettings({ tenantId: 3, userId: USERS.carla, issueId: 3001 });
+    const kept = results.findIndex((result) => result.version === stored);
+    expect(stamps[kept]).toBe(Math.max(...stamps));
+    expect(settings?.issue?.lastLocation).toEqual({ epub: at(kept) });
   });
 
   it('when a write names the stored version, then it is saved; when it names an older one, then nothing is saved and the current position comes back', async () => {

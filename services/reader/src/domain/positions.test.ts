@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNewerPosition, positionVersion } from './positions.js';
+import { isNewerPosition, positionVersion, SerialPerKey } from './positions.js';
 
 describe('isNewerPosition (the rule every position write follows: API and KOReader sync)', () => {
   const at = (iso: string) => ({ readAt: new Date(iso) });
@@ -22,5 +22,35 @@ describe('positionVersion', () => {
     expect(positionVersion(position)).not.toBe(positionVersion({ ...position, location: { page: 3 } }));
     expect(positionVersion(position)).not.toBe(positionVersion({ ...position, read_at: new Date('2026-11-25T10:00:00.001Z') }));
     expect(positionVersion(position)).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+});
+
+describe('SerialPerKey (one position saved at a time per replica)', () => {
+  const later = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
+
+  it('when tasks of one key arrive together, then they run one after another in order of arrival; another key does not wait', async () => {
+    const serial = new SerialPerKey();
+    const events: string[] = [];
+    const task = (name: string) => async () => {
+      events.push(`${name} start`);
+      await later();
+      events.push(`${name} end`);
+      return name;
+    };
+    const results = await Promise.all([serial.run('a', task('a1')), serial.run('a', task('a2')), serial.run('b', task('b1'))]);
+    expect(results).toEqual(['a1', 'a2', 'b1']);
+    expect(events.indexOf('a1 end')).toBeLessThan(events.indexOf('a2 start'));
+    expect(events.indexOf('b1 start')).toBeLessThan(events.indexOf('a1 end'));
+  });
+
+  it('when a task fails, then its caller gets the error and the next task of the key still runs', async () => {
+    const serial = new SerialPerKey();
+    const failing = serial.run('a', async () => {
+      await later();
+      throw new Error('store down');
+    });
+    const next = serial.run('a', async () => 'next');
+    await expect(failing).rejects.toThrow('store down');
+    await expect(next).resolves.toBe('next');
   });
 });

@@ -43,7 +43,36 @@ export function storedLocation(location: Record<string, unknown>): LastLocation 
   return null;
 }
 
+/**
+ * Runs the tasks of one key one after another, in the order they arrive;
+ * tasks of different keys run concurrently.
+ */
+export class SerialPerKey {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const result = (this.tails.get(key) ?? Promise.resolve()).then(task);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return result;
+  }
+}
+
 export class ReadingPositions {
+  /**
+   * A replica saves one position at a time: its saves then never race each
+   * other in the store, where two devices' writes of one position would
+   * otherwise both miss and both insert (a duplicate key, retried), or be
+   * taken in an order other than their timestamps'.
+   */
+  private readonly writes = new SerialPerKey();
+
   constructor(
     private readonly deps: {
       sessions: ReaderSessions;
@@ -73,24 +102,26 @@ export class ReadingPositions {
     if (!access.canRead) throw permissionDenied('You do not have access to this issue.');
     const location = validateLocation(manifest, input.location);
     const id = positionIdOf(input.userId, input.tenantId, input.issueId);
-
-    let onlyOver: Date | undefined;
-    if (input.expected) {
-      const stored = await this.deps.positions.find(input.userId, input.tenantId, input.issueId);
-      if (!stored || !(input.expected.any || input.expected.versions.includes(positionVersion(stored)))) return this.current(input);
-      onlyOver = new Date(stored.read_at);
-    }
-    const position: PositionRecord = {
-      _id: id,
-      user_id: input.userId,
-      tenant_id: input.tenantId,
-      issue_id: input.issueId,
-      location: location as Record<string, unknown>,
-      read_at: input.readAt ?? new Date(),
-    };
-    // The repository applies isNewerPosition atomically; a refused write means another one got in first.
-    if (!(await this.deps.positions.saveIfNewer(position, onlyOver))) return this.current(input);
-    return { location, version: positionVersion(position), saved: true };
+    return this.writes.run(id, async () => {
+      let onlyOver: Date | undefined;
+      if (input.expected) {
+        const stored = await this.deps.positions.find(input.userId, input.tenantId, input.issueId);
+        if (!stored || !(input.expected.any || input.expected.versions.includes(positionVersion(stored)))) return this.current(input);
+        onlyOver = new Date(stored.read_at);
+      }
+      const position: PositionRecord = {
+        _id: id,
+        user_id: input.userId,
+        tenant_id: input.tenantId,
+        issue_id: input.issueId,
+        location: location as Record<string, unknown>,
+        // Taken in turn, so this replica's saves of the position are stamped in the order they are stored.
+        read_at: input.readAt ?? new Date(),
+      };
+      // The repository applies isNewerPosition atomically; a refused write means another one (another replica's) got in first.
+      if (!(await this.deps.positions.saveIfNewer(position, onlyOver))) return this.current(input);
+      return { location, version: positionVersion(position), saved: true };
+    });
   }
 
   /** The stored position of the user in the issue, with its version. */
