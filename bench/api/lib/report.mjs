@@ -101,20 +101,28 @@ function rssLine(rss) {
     .join(', ');
 }
 
+/**
+ * Each endpoint on the scale data over the same endpoint on the demo data.
+ * The two runs are minutes or days apart on a shared machine whose speed moves
+ * by tens of percent, so the verdict compares each run's own ratio to its bare
+ * route (what a figure counts as here: a ratio measured in one run); the raw
+ * req/s ratio is shown beside it.
+ */
 export function scaleRatioTable(demo, scale) {
   const demoByName = new Map(demo.rows.map((row) => [row.name.replace(/=[^=]*$/, ''), row]));
   const lines = [
     `Scale run of ${scale.machine.date} over demo run of ${demo.machine.date} (bare route: ${fmt.int(scale.bare)} over ${fmt.int(demo.bare)} req/s).`,
     '',
-    `| Endpoint | demo req/s | scale req/s | scale/demo | target | pass |`,
-    '| --- | ---: | ---: | ---: | --- | --- |',
+    `| Endpoint | demo req/s | scale req/s | scale/demo req/s | scale/demo, each over its bare route | target | pass |`,
+    '| --- | ---: | ---: | ---: | ---: | --- | --- |',
   ];
   for (const row of scale.rows) {
     const before = demoByName.get(row.name.replace(/=[^=]*$/, ''));
     if (!before) continue;
-    const ratio = row.reqPerSec / before.reqPerSec;
+    const raw = row.reqPerSec / before.reqPerSec;
+    const relative = row.reqPerSec / scale.bare / (before.reqPerSec / demo.bare);
     lines.push(
-      `| \`${row.name}\` | ${fmt.int(before.reqPerSec)} | ${fmt.int(row.reqPerSec)} | ${ratio.toFixed(2)} | >= ${TARGETS.scaleOverDemo} | ${ratio >= TARGETS.scaleOverDemo ? 'pass' : 'FAIL'} |`,
+      `| \`${row.name}\` | ${fmt.int(before.reqPerSec)} | ${fmt.int(row.reqPerSec)} | ${raw.toFixed(2)} | ${relative.toFixed(2)} | >= ${TARGETS.scaleOverDemo} | ${relative >= TARGETS.scaleOverDemo ? 'pass' : 'FAIL'} |`,
     );
   }
   return lines.join('\n');
