@@ -165,11 +165,12 @@ function explain(size) {
   const one = psql('bench_docdb', `SELECT _jsonb FROM bench_docdb."${table}" OFFSET ${Math.floor(size / 2)} LIMIT 1`).trim();
   const d = JSON.parse(one);
   const q = (v) => `'${JSON.stringify(v).replaceAll("'", "''")}'`;
-  // The SQL FerretDB 1.24 sends (query.go, prepareWhereClause), with the
-  // parameters inlined as a custom plan sees them; no LIMIT, which FerretDB
-  // pushes down only when the filter is empty.
+  // The SQL FerretDB 1.24 sends (query.go, prepareWhereClause; `_id` as the
+  // launcher's patch sends it, with = on the unique B-tree's expression), with
+  // the parameters inlined as a custom plan sees them; no LIMIT, which
+  // FerretDB pushes down only when the filter is empty.
   const where = {
-    '_id': `_jsonb->'_id' @> ${q(d._id)}`,
+    '_id': `_jsonb->'_id' = ${q(d._id)}`,
     'email': `_jsonb->'email' @> ${q(d.email)}`,
     'tenant_id, user_id, issue_id': `_jsonb->'tenant_id' @> ${q(d.tenant_id)} AND _jsonb->'user_id' @> ${q(d.user_id)} AND _jsonb->'issue_id' @> ${q(d.issue_id)}`,
   };

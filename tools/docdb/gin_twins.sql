@@ -6,10 +6,11 @@
 -- but the indexes it creates are B-trees on (_jsonb -> 'field'), which cannot
 -- serve @>. A GIN index on the same expression with jsonb_path_ops can, so
 -- for every B-tree index FerretDB creates on a collection table we create a
--- GIN index on each of its top-level fields (dotted paths are skipped: they
--- are pushed down as #>, not ->). The planner must see the field name as a
--- constant, hence plan_cache_mode = force_custom_plan on FerretDB's
--- connections (the launcher sets it in the connection URL).
+-- GIN index on each of its top-level fields that is looked up by equality
+-- (wants_twin below; dotted paths are skipped: they are pushed down as #>,
+-- not ->). The planner must see the field name as a constant, hence
+-- plan_cache_mode = force_custom_plan on FerretDB's connections (the launcher
+-- sets it in the connection URL).
 --
 -- FerretDB never sees these indexes (it lists indexes from its own metadata),
 -- so listIndexes answers as on MongoDB. They go away with their table.
@@ -32,6 +33,17 @@ CREATE OR REPLACE FUNCTION docdb_gin.top_level_field(expr text) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$
   SELECT replace(m[1], '''''', '''')
     FROM regexp_match(expr, '^\(*_jsonb -> ''((?:[^'']|'''')*)''::text\)*$') AS m
+$$;
+
+-- Whether a field's equality lookups need a twin. Not _id: the patched
+-- FerretDB compares _id with =, which its unique B-tree index on
+-- (_jsonb -> '_id') serves (ferretdb-v1.24.0.patch). Not a field named *_at:
+-- by the services' convention it holds a time, which they compare by range,
+-- sort on, or test for null, none of which reaches SQL as @>. A twin nothing
+-- reads is one more index for every insert and update to maintain.
+CREATE OR REPLACE FUNCTION docdb_gin.wants_twin(field text) RETURNS boolean
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT field <> '_id' AND field !~ '_at$'
 $$;
 
 -- Creates the missing GIN twins of one index; returns how many it created.
@@ -65,7 +77,7 @@ BEGIN
 
   FOR k IN 1 .. ncols LOOP
     field := docdb_gin.top_level_field(pg_get_indexdef(idx, k, false));
-    CONTINUE WHEN field IS NULL;
+    CONTINUE WHEN field IS NULL OR NOT docdb_gin.wants_twin(field);
     -- One GIN index per (table, field), whatever it is called: two B-tree
     -- indexes on the same field, or a renamed collection, reuse it.
     CONTINUE WHEN EXISTS (
@@ -106,6 +118,25 @@ $$;
 CREATE OR REPLACE FUNCTION docdb_gin.backfill() RETURNS integer
 LANGUAGE sql AS $$
   SELECT coalesce(sum(docdb_gin.create_twins(indexrelid)), 0)::int FROM pg_index
+$$;
+
+-- Twins made before wants_twin said no to their field.
+DO $$
+DECLARE
+  twin record;
+BEGIN
+  FOR twin IN
+    SELECT n.nspname, ic.relname
+      FROM pg_index gi
+      JOIN pg_class ic ON ic.oid = gi.indexrelid
+      JOIN pg_am gam ON gam.oid = ic.relam
+      JOIN pg_namespace n ON n.oid = ic.relnamespace
+     WHERE gam.amname = 'gin' AND gi.indnatts = 1 AND ic.relname LIKE '%\_gin'
+       AND NOT docdb_gin.wants_twin(docdb_gin.top_level_field(pg_get_indexdef(gi.indexrelid, 1, false)))
+  LOOP
+    EXECUTE format('DROP INDEX IF EXISTS %I.%I', twin.nspname, twin.relname);
+  END LOOP;
+END
 $$;
 
 DROP EVENT TRIGGER IF EXISTS docdb_gin_twins;
