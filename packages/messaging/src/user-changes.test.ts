@@ -49,7 +49,7 @@ describe('announceUserChange', () => {
     await deleteTopology({ exchanges: [exchange] }).catch(() => {});
   });
 
-  it('when several users change in one turn, then one event names each once, and subscribers forget each', async () => {
+  it('when several users change within the window, then one event names each once, and subscribers forget each', async () => {
     for (const userId of [1, 2, 2, 3]) announceUserChange(broker, exchange, 'things.changed', userId, logger);
     await waitFor(async () => (forgotten.length >= 3 ? true : undefined), { what: 'the users forgotten' });
     expect(payloads).toEqual([{ user_ids: [1, 2, 3] }]);
