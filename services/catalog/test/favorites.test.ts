@@ -3,7 +3,7 @@ import { createLogger } from '@folio/logger';
 import { Broker, createEvent } from '@folio/messaging';
 import { testInfra, waitFor } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANA, BRUNO } from './support/dataset.js';
+import { ANA, BRUNO, CARLA } from './support/dataset.js';
 import { startTestCatalog, type TestCatalog } from './support/harness.js';
 
 describe('favorites', () => {
@@ -55,7 +55,6 @@ describe('favorites', () => {
   it('when another replica changes a favorite and announces it, then this one answers the new flag', async () => {
     // A user no other test here writes for: this replica's own announcements (they leave up to
     // ANNOUNCE_WINDOW_MS after a write) would drop the cached flag before the announcement under test.
-    const CARLA = 9_001;
     expect(await t.client.getFavorite(key(1, CARLA, 1004))).toEqual({ isFavorite: false }); // cached "no"
     // Another replica's write: the document, then favorites.changed on catalog's exchange.
     await t.db.collection('favorites').insertOne({ _id: `1:${CARLA}:1004` as never, tenant_id: 1, user_id: CARLA, issue_id: 1004, created_at: new Date() });
