@@ -22,7 +22,8 @@
 // snapshot or not. Favorites are not part of the view: they are read from
 // MongoDB on every call.
 import type { Logger } from '@folio/logger';
-import type { CatalogView, CollectionRecord, IssueRecord } from './catalog-view.js';
+import type { CatalogView, CollectionRecord, IssueRecord, IssueTags } from './catalog-view.js';
+import { SharedValues } from './shared-values.js';
 import type { ViewSnapshot } from './snapshot-codec.js';
 import type { CollectionStore, IssueStore, StoredCollection, StoredIssue } from './storage.js';
 
@@ -32,31 +33,30 @@ export interface CatalogSource {
   collections: Pick<CollectionStore, 'all' | 'changedSince'>;
 }
 
-export function toIssueRecord(doc: StoredIssue): IssueRecord {
-  const publishedAt = new Date(doc.published_at);
-  const tags = {
-    author: [...(doc.tags?.author ?? [])],
-    keyword: [...(doc.tags?.keyword ?? [])],
-    edition: [...(doc.tags?.edition ?? [])],
+/** `shared`: where records built together (a load, a batch) get their repeated values from. */
+export function toIssueRecord(doc: StoredIssue, shared = new SharedValues()): IssueRecord {
+  const tags: IssueTags = {
+    author: shared.list(doc.tags?.author),
+    keyword: shared.list(doc.tags?.keyword),
+    edition: shared.list(doc.tags?.edition),
   };
   return {
     id: doc._id,
     tenantId: doc.tenant_id,
     name: doc.name,
     slug: doc.slug,
-    type: doc.type,
+    type: shared.string(doc.type),
     description: doc.description ?? '',
     externalId: doc.external_id ?? '',
     numberOfPages: typeof doc.number_of_pages === 'number' ? doc.number_of_pages : null,
-    lang: doc.lang ?? '',
-    author: doc.author ?? '',
-    publisher: doc.publisher ?? '',
-    bisac: doc.bisac ?? '',
-    publishedAt,
-    publishedAtMs: publishedAt.getTime(),
+    lang: shared.string(doc.lang ?? ''),
+    author: shared.string(doc.author ?? ''),
+    publisher: shared.string(doc.publisher ?? ''),
+    bisac: shared.string(doc.bisac ?? ''),
+    publishedAtMs: new Date(doc.published_at).getTime(),
     tags,
     keywords: tags.keyword,
-    collections: [...(doc.collections ?? [])],
+    collections: shared.list(doc.collections),
     coverUrl: doc.cover_url ?? null,
     updatedAtMs: doc.updated_at ? new Date(doc.updated_at).getTime() : 0,
   };
@@ -102,13 +102,15 @@ export class CatalogSync {
     const startedAt = new Date();
     let issues = 0;
     let indexMs = 0;
+    // One pool for the whole load, so that every record shares a list with all others; dropped with it.
+    const shared = new SharedValues();
     const timed = (work: () => void) => {
       const t = performance.now();
       work();
       indexMs += performance.now() - t;
     };
     for await (const batch of this.source.issues.all(this.batchSize)) {
-      timed(() => this.applyIssues(batch));
+      timed(() => this.applyIssues(batch, shared));
       issues += batch.length;
     }
     const collections = await this.source.collections.all();
@@ -137,7 +139,7 @@ export class CatalogSync {
   }
 
   /** Applies written or read issue documents to the view (tombstones remove). */
-  applyIssues(docs: readonly StoredIssue[]): void {
+  applyIssues(docs: readonly StoredIssue[], shared = new SharedValues()): void {
     for (const doc of docs) {
       // The overlap window of a catch-up brings back documents the view already holds.
       const current = this.view.issueById(doc._id);
@@ -149,7 +151,7 @@ export class CatalogSync {
       } else {
         const unchanged = current && doc.updated_at && current.updatedAtMs === new Date(doc.updated_at).getTime() && current.tenantId === doc.tenant_id;
         if (!unchanged) {
-          this.view.upsertIssue(toIssueRecord(doc));
+          this.view.upsertIssue(toIssueRecord(doc, shared));
           this.changes += 1;
         }
       }

@@ -7,14 +7,17 @@
 // Why in memory: FerretDB (the local MongoDB) has no usable text search and
 // is slow at sorted, filtered queries, while the listings need ranking,
 // access filtering by sets that come from commerce, and paging with exact
-// totals. At 100,000 issues in a tenant the whole view takes about 150 MB of
-// heap (see bench/search/README.md), which a catalog replica can afford.
+// totals. At 100,000 issues the whole view takes about 100 MB of heap (a
+// restored snapshot of the scale dataset's issues over six tenants, after a
+// full GC; 160 MB before records shared their lists and dropped a Date each,
+// see shared-values.ts), which a catalog replica can afford.
 import { SearchIndex, type IndexSnapshot, type Searchable } from './search-index.js';
 
+/** Shared between records (see shared-values.ts): never changed in place. */
 export interface IssueTags {
-  author: string[];
-  keyword: string[];
-  edition: string[];
+  readonly author: readonly string[];
+  readonly keyword: readonly string[];
+  readonly edition: readonly string[];
 }
 
 export interface IssueRecord extends Searchable {
@@ -31,11 +34,12 @@ export interface IssueRecord extends Searchable {
   author: string;
   publisher: string;
   bisac: string;
-  publishedAt: Date;
+  /** published_at in ms since the epoch (no Date per record: 100 bytes each at 100,000 issues). */
   publishedAtMs: number;
   tags: IssueTags;
   /** The search index's keyword field: tags.keyword. */
   keywords: readonly string[];
+  /** Shared between records (see shared-values.ts): never changed in place. */
   collections: readonly string[];
   coverUrl: string | null;
   /** The stored document's updated_at: a catch-up skips documents the view already has. */

@@ -113,6 +113,16 @@ describe('catalog snapshot codec', () => {
     }
   });
 
+  it('when a snapshot is decoded, then equal lists of every tenant are one frozen array', async () => {
+    const decoded = await decodeSnapshot(await encodeSnapshot({ ...sampleView().snapshot(), watermark: new Date() }));
+    const issues = decoded.tenants.flatMap((tenant) => tenant.issues);
+    const fiction = issues.filter((issue) => issue.collections.join() === 'fiction');
+    expect(fiction.length).toBeGreaterThan(1);
+    expect(new Set(fiction.map((issue) => issue.collections)).size).toBe(1);
+    expect(Object.isFrozen(fiction[0]!.collections)).toBe(true);
+    expect(new Set(issues.filter((issue) => issue.tags.edition.length === 0).map((issue) => issue.tags.edition)).size).toBe(1);
+  });
+
   it('when the bytes are not a snapshot, then decoding refuses them as unusable', async () => {
     const bytes = await encodeSnapshot({ ...sampleView().snapshot(), watermark: new Date() });
     await expect(decodeSnapshot(Buffer.from('not a snapshot'))).rejects.toBeInstanceOf(UnusableSnapshotError);

@@ -20,6 +20,7 @@ import { deserialize, serialize } from 'node:v8';
 import { gunzip, gzip } from 'node:zlib';
 import type { CollectionRecord, IssueRecord, TenantSnapshot } from './catalog-view.js';
 import { FIELD_WEIGHTS, type IndexSnapshot } from './search-index.js';
+import { SharedValues } from './shared-values.js';
 import { indexTerms } from './text.js';
 
 const gzipAsync = promisify(gzip);
@@ -111,10 +112,12 @@ export async function decodeSnapshot(bytes: Buffer): Promise<ViewSnapshot> {
       `snapshot format ${String(payload?.format)}/${String(payload?.fingerprint)} is not ${SNAPSHOT_FORMAT}/${SNAPSHOT_FINGERPRINT}`,
     );
   }
+  // One pool for every tenant: a list that recurs across tenants is one array too.
+  const shared = new SharedValues();
   try {
     return {
       watermark: new Date(payload.watermarkMs),
-      tenants: payload.tenants.map((columns) => fromColumns(columns, payload.strings)),
+      tenants: payload.tenants.map((columns) => fromColumns(columns, payload.strings, shared)),
       collections: payload.collections,
     };
   } catch (error) {
@@ -177,21 +180,21 @@ function toColumns(tenant: TenantSnapshot, table: StringTable): TenantColumns {
   };
 }
 
-function fromColumns(columns: TenantColumns, strings: readonly string[]): TenantSnapshot {
+function fromColumns(columns: TenantColumns, strings: readonly string[], shared: SharedValues): TenantSnapshot {
   const count = columns.ids.length;
   const text = (refs: Uint32Array, i: number) => {
     const value = strings[refs[i]!];
     if (value === undefined) throw new Error('string reference out of range');
     return value;
   };
+  const scratch: string[] = [];
   const list = (lists: StringLists, i: number) => {
-    const values: string[] = [];
-    for (let k = lists.offsets[i]!, end = lists.offsets[i + 1]!; k < end; k++) values.push(text(lists.values, k));
-    return values;
+    scratch.length = 0;
+    for (let k = lists.offsets[i]!, end = lists.offsets[i + 1]!; k < end; k++) scratch.push(text(lists.values, k));
+    return shared.list(scratch);
   };
   const issues: IssueRecord[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    const publishedAtMs = columns.publishedAtMs[i]!;
     const pages = columns.numberOfPages[i]!;
     const tags = { author: list(columns.tagAuthors, i), keyword: list(columns.tagKeywords, i), edition: list(columns.tagEditions, i) };
     // Same fields in the same order as toIssueRecord (catalog-sync.ts): one object shape for every record.
@@ -208,8 +211,7 @@ function fromColumns(columns: TenantColumns, strings: readonly string[]): Tenant
       author: text(columns.author, i),
       publisher: text(columns.publisher, i),
       bisac: text(columns.bisac, i),
-      publishedAt: new Date(publishedAtMs),
-      publishedAtMs,
+      publishedAtMs: columns.publishedAtMs[i]!,
       tags,
       keywords: tags.keyword,
       collections: list(columns.collections, i),

@@ -24,7 +24,7 @@ export class Presenter {
       name: issue.name,
       slug: issue.slug,
       coverUrl: this.coverUrl(issue),
-      publishedAt: formatDateTime(issue.publishedAt),
+      publishedAt: formatDateTime(new Date(issue.publishedAtMs)),
       type: issue.type,
       description: issue.description,
       externalId: issue.externalId,

@@ -16,7 +16,6 @@ export function issueRecord(id: number, fields: Partial<IssueRecord> = {}): Issu
     author: '',
     publisher: '',
     bisac: '',
-    publishedAt: new Date(id * 1000),
     publishedAtMs: id * 1000,
     tags: { author: [], keyword: [], edition: [] },
     keywords: [],

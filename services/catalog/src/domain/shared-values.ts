@@ -1,0 +1,47 @@
+// One copy of each repeated value of the in-memory view. At 100,000 issues,
+// one fresh array per issue for its author tags, keywords, editions and
+// shelves cost more heap than every title, slug and description together
+// (an array that grew by push keeps room for 17 entries), and a type or
+// language string read from MongoDB is a new string per document. Records
+// built through this pool share each distinct list (frozen, so that no
+// holder can change it under the others) and each distinct short string.
+//
+// The pool only ever saves memory: it forgets everything when it grows past
+// its bound (a catalog whose lists are all different gains nothing from it),
+// and a record holding a list the pool forgot is still correct.
+const MAX_ENTRIES = 200_000;
+
+/** Lists are keyed by their values joined with a character no tag or slug holds. */
+const SEPARATOR = '\u0000';
+
+const EMPTY: readonly string[] = Object.freeze([]);
+
+export class SharedValues {
+  private readonly lists = new Map<string, readonly string[]>();
+  private readonly strings = new Map<string, string>();
+
+  /** The pool's frozen copy of a list of strings. */
+  list(values: readonly string[] | null | undefined): readonly string[] {
+    if (!values || values.length === 0) return EMPTY;
+    const key = values.join(SEPARATOR);
+    let shared = this.lists.get(key);
+    if (!shared) {
+      shared = Object.freeze(Array.from(values, (value) => this.string(value)));
+      this.remember(this.lists, key, shared);
+    }
+    return shared;
+  }
+
+  /** The pool's copy of a string: one instance per distinct value. */
+  string(value: string): string {
+    const shared = this.strings.get(value);
+    if (shared !== undefined) return shared;
+    this.remember(this.strings, value, value);
+    return value;
+  }
+
+  private remember<V>(map: Map<string, V>, key: string, value: V): void {
+    if (map.size >= MAX_ENTRIES) map.clear();
+    map.set(key, value);
+  }
+}
