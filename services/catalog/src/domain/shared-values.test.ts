@@ -23,5 +23,7 @@ describe('SharedValues', () => {
     const shared = new SharedValues();
     expect(shared.list(['a b', 'c'])).not.toBe(shared.list(['a', 'b c']));
     expect(shared.list(['ab'])).not.toBe(shared.list(['a', 'b']));
+    expect(shared.list(['a\u0000b'])).not.toBe(shared.list(['a', 'b']));
+    expect(shared.list(['a","b'])).not.toBe(shared.list(['a', 'b']));
   });
 });

@@ -11,9 +11,6 @@
 // and a record holding a list the pool forgot is still correct.
 const MAX_ENTRIES = 200_000;
 
-/** Lists are keyed by their values joined with a character no tag or slug holds. */
-const SEPARATOR = '\u0000';
-
 const EMPTY: readonly string[] = Object.freeze([]);
 
 export class SharedValues {
@@ -23,7 +20,8 @@ export class SharedValues {
   /** The pool's frozen copy of a list of strings. */
   list(values: readonly string[] | null | undefined): readonly string[] {
     if (!values || values.length === 0) return EMPTY;
-    const key = values.join(SEPARATOR);
+    // JSON keeps every list apart, whatever characters its values hold.
+    const key = JSON.stringify(values);
     let shared = this.lists.get(key);
     if (!shared) {
       shared = Object.freeze(Array.from(values, (value) => this.string(value)));
