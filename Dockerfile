@@ -49,6 +49,10 @@ RUN if [ -n "$SYSTEM_PACKAGES" ]; then \
 # filesystem is read-only at run time; a fresh named volume mounted here takes
 # this directory's ownership, so `node` can write to it (Kubernetes: fsGroup).
 RUN install -d -o node -g node /var/lib/folio/content
+# Where catalog keeps its view's issue details (ISSUE_DETAILS_DIR in
+# docker-compose.yml): files it unlinks at once, on a volume, not in tmpfs
+# (memory).
+RUN install -d -o node -g node /var/lib/folio/issue-details
 ENV NODE_ENV=production
 LABEL org.opencontainers.image.title="folio-${SERVICE}"
 WORKDIR /app

@@ -18,6 +18,7 @@
 //    matches) end to end through gRPC, for scope=owned and scope=all, plus the
 //    bare index lookups. Prints p50/p95/p99/max.
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 
@@ -44,6 +45,7 @@ const { createPromiseClient, startGrpcServer, unimplementedHandlers } = await lo
 const { catalog, commerce, identity } = await load('@folio/proto');
 const { openCatalogStore } = await loadDist('data/index.js');
 const { CatalogView } = await loadDist('domain/catalog-view.js');
+const { IssueDetailsFile } = await loadDist('data/issue-details-file.js');
 const { CatalogSync } = await loadDist('domain/catalog-sync.js');
 const { TopHits } = await loadDist('domain/search-index.js');
 const { queryTerms, normalizeQuery } = await loadDist('domain/text.js');
@@ -86,7 +88,7 @@ if (!REUSE || existing !== ISSUES) {
 // -- index build, as at service start
 gc();
 const heapBefore = process.memoryUsage().heapUsed;
-let view = new CatalogView();
+let view = new CatalogView(() => new IssueDetailsFile(tmpdir()));
 const sync = new CatalogSync(view, store, logger);
 const loaded = await sync.load();
 gc();

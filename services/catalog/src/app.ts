@@ -12,6 +12,7 @@ import { forgetFavoritesOf, openCatalogStore, type FavoriteCache } from './data/
 import { CatalogSync } from './domain/catalog-sync.js';
 import { CatalogView } from './domain/catalog-view.js';
 import { CatalogSnapshots, type SnapshotWrite, type ViewLoad } from './domain/snapshot.js';
+import { IssueDetailsFile } from './data/issue-details-file.js';
 import { SnapshotRepository } from './data/snapshots.js';
 import { ContinueReading } from './domain/continue-reading.js';
 import { CursorCodec } from './domain/cursor.js';
@@ -68,7 +69,8 @@ export async function startCatalog(
     };
     const store = await openCatalogStore(connection, { favorites: favoriteCache });
 
-    const view = new CatalogView();
+    // Each tenant's issue details in files of their own, off the heap.
+    const view = new CatalogView(() => new IssueDetailsFile(config.ISSUE_DETAILS_DIR));
     const sync = new CatalogSync(view, store, logger);
     // From the latest snapshot plus a catch-up when there is a usable one, else the whole catalog.
     const snapshots = new CatalogSnapshots(

@@ -1,6 +1,7 @@
 // Typed configuration of the catalog service, parsed once at boot. Every
 // other module receives the parsed object; nothing else reads process.env.
 import { accountEraserEnv, env, loadConfig, serviceEnv } from '@folio/config';
+import { tmpdir } from 'node:os';
 import { z } from 'zod';
 
 const address = (fallback: string) => z.string().min(1).default(fallback);
@@ -63,6 +64,13 @@ export const configSchema = serviceEnv({ grpcPort: 50052, database: 'folio_catal
    * domain/snapshot.ts); replicas start from the latest one. 0: this replica never writes one.
    */
   SNAPSHOT_INTERVAL_MS: env.int(300_000).pipe(z.number().min(0)),
+  /**
+   * Where the in-memory view keeps its issues' details (titles, descriptions, tags...): files
+   * created and unlinked at once, so nothing is left behind (data/issue-details-file.ts). About
+   * 350 bytes per issue, up to twice that before a compaction: give it room (an emptyDir in
+   * Kubernetes). Default: the OS temporary directory.
+   */
+  ISSUE_DETAILS_DIR: env.string(tmpdir()),
   /** Size of the snapshot's chunk documents (each one `_id` lookup at start); below MongoDB's 16 MB document limit. */
   SNAPSHOT_CHUNK_BYTES: env.int(4 * 1024 * 1024).pipe(
     z

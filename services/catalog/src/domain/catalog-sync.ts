@@ -116,6 +116,8 @@ export class CatalogSync {
     const collections = await this.source.collections.all();
     timed(() => {
       this.applyCollections(collections);
+      // Posting lists grew one by one: packed, they take half the memory (as after a restore).
+      this.view.pack();
       this.view.prepare();
     });
     this.watermark = startedAt;

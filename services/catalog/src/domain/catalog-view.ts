@@ -7,10 +7,13 @@
 // Why in memory: FerretDB (the local MongoDB) has no usable text search and
 // is slow at sorted, filtered queries, while the listings need ranking,
 // access filtering by sets that come from commerce, and paging with exact
-// totals. At 100,000 issues the whole view takes about 100 MB of heap (a
-// restored snapshot of the scale dataset's issues over six tenants, after a
-// full GC; 160 MB before records shared their lists and dropped a Date each,
-// see shared-values.ts), which a catalog replica can afford.
+// totals. What is in memory is what those need: each issue's key fields
+// (id, tenant, type, dates, shelves) and the index; the rest of an issue is
+// read from its tenant's details store when a page presents it
+// (issue-details.ts). At 100,000 issues that is about 30 MB of heap and 12 MB
+// of packed postings (a restored snapshot of the scale dataset, after a full
+// GC; 160 MB with every field in the heap, see docs/architecture.md).
+import { ViewIssue, type EncodedDetails, type IssueDetailsStore, type IssueKeyFields } from './issue-details.js';
 import { SearchIndex, type IndexSnapshot, type Searchable } from './search-index.js';
 
 /** Shared between records (see shared-values.ts): never changed in place. */
@@ -58,35 +61,69 @@ export function byRecency(a: IssueRecord, b: IssueRecord): number {
   return b.publishedAtMs - a.publishedAtMs || b.id - a.id;
 }
 
-/** One tenant's issues (in index slot order) and their index, as snapshot() exports and restore() adopts them. */
+/**
+ * One tenant's issues (in index slot order: their key fields, and their
+ * details encoded in the same order) and their index, as snapshot() exports
+ * and restore() adopts them.
+ */
 export interface TenantSnapshot {
   tenantId: number;
-  issues: IssueRecord[];
+  issues: IssueKeyFields[];
+  details: EncodedDetails;
   index: IndexSnapshot;
 }
 
+/** Gives each tenant of a view the store of its issues' details. */
+export type DetailsStores = (tenantId: number) => IssueDetailsStore;
+
 export class TenantCatalog {
-  readonly issues = new Map<number, IssueRecord>();
+  /** Also the tenant's issues by id (one map for both: it is 5 MB at 100,000 issues). */
+  readonly index: SearchIndex<ViewIssue>;
   private readonly collections = new Map<string, CollectionRecord>();
-  private recency: IssueRecord[] | undefined;
-  private readonly collectionOrders = new Map<string, IssueRecord[]>();
+  private recency: ViewIssue[] | undefined;
+  private readonly collectionOrders = new Map<string, ViewIssue[]>();
 
   constructor(
     readonly tenantId: number,
-    readonly index = new SearchIndex<IssueRecord>(),
+    private readonly details: IssueDetailsStore,
+    restored?: Pick<TenantSnapshot, 'issues' | 'details' | 'index'>,
   ) {
-    for (const issue of index.documents()) this.issues.set(issue.id, issue);
+    if (restored) {
+      const locations = details.appendEncoded(restored.details);
+      if (locations.length !== restored.issues.length) throw new Error('tenant snapshot: details do not match issues');
+      details.flush();
+      this.index = SearchIndex.restore(
+        restored.issues.map((key, i) => new ViewIssue(key, locations[i]!)),
+        restored.index,
+      );
+    } else {
+      this.index = new SearchIndex<ViewIssue>();
+    }
   }
 
+  issue(issueId: number): ViewIssue | undefined {
+    return this.index.get(issueId);
+  }
+
+  get issueCount(): number {
+    return this.index.size;
+  }
+
+  /** Adds or replaces an issue: its details go to the tenant's store, its key fields stay here. */
   upsertIssue(issue: IssueRecord): void {
-    this.issues.set(issue.id, issue);
-    this.index.upsert(issue);
+    const previous = this.index.get(issue.id);
+    const record = new ViewIssue(issue, this.details.append(issue));
+    // Terms come from the incoming record: no need to read back what was just stored.
+    this.index.upsert(record, issue);
+    if (previous) this.release(previous);
     this.invalidateOrders();
   }
 
   removeIssue(issueId: number): void {
-    if (!this.issues.delete(issueId)) return;
+    const previous = this.index.get(issueId);
+    if (!previous) return;
     this.index.remove(issueId);
+    this.release(previous);
     this.invalidateOrders();
   }
 
@@ -109,13 +146,13 @@ export class TenantCatalog {
   }
 
   /** Every issue, newest first (the latest-issues shelf). */
-  latest(): readonly IssueRecord[] {
-    this.recency ??= [...this.issues.values()].sort(byRecency);
+  latest(): readonly ViewIssue[] {
+    this.recency ??= this.index.documents().sort(byRecency);
     return this.recency;
   }
 
   /** The issues of a collection, newest first. */
-  inCollection(slug: string): readonly IssueRecord[] {
+  inCollection(slug: string): readonly ViewIssue[] {
     let order = this.collectionOrders.get(slug);
     if (!order) {
       order = this.latest().filter((issue) => issue.collections.includes(slug));
@@ -126,13 +163,24 @@ export class TenantCatalog {
 
   /** Sorts what the next listing or search would sort, so that no request pays for it. */
   prepare(): void {
+    this.details.flush();
     this.index.prepare();
     this.latest();
   }
 
+  /** Packs the index (after a full load, whose posting lists grew one by one). */
+  pack(): void {
+    this.index.pack();
+  }
+
   snapshot(): TenantSnapshot {
     const { docs, index } = this.index.snapshot();
-    return { tenantId: this.tenantId, issues: docs, index };
+    return { tenantId: this.tenantId, issues: docs, details: this.details.encode(docs), index };
+  }
+
+  private release(record: ViewIssue): void {
+    this.details.released(record.detailsLength);
+    if (this.details.wantsCompaction) this.details.compact(this.index.documents());
   }
 
   private invalidateOrders(): void {
@@ -143,39 +191,46 @@ export class TenantCatalog {
 
 export class CatalogView {
   private readonly tenants = new Map<number, TenantCatalog>();
-  /** Issue id -> tenant, so that an issue moved to another tenant leaves the old one. */
-  private readonly tenantOfIssue = new Map<number, number>();
+
+  constructor(private readonly detailsStores: DetailsStores) {}
 
   tenant(tenantId: number): TenantCatalog | undefined {
     return this.tenants.get(tenantId);
   }
 
-  issue(tenantId: number, issueId: number): IssueRecord | undefined {
-    return this.tenants.get(tenantId)?.issues.get(issueId);
+  issue(tenantId: number, issueId: number): ViewIssue | undefined {
+    return this.tenants.get(tenantId)?.issue(issueId);
   }
 
-  /** An issue by id alone: for the sync, which must find it whatever its tenant. */
-  issueById(issueId: number): IssueRecord | undefined {
-    const tenantId = this.tenantOfIssue.get(issueId);
-    return tenantId === undefined ? undefined : this.issue(tenantId, issueId);
+  /**
+   * An issue by id alone: for the sync, which must find it whatever its tenant.
+   * Asks each tenant (publishers are few) rather than keeping a map of every
+   * issue's tenant, which was 3.7 MB at 100,000 issues.
+   */
+  issueById(issueId: number): ViewIssue | undefined {
+    for (const catalog of this.tenants.values()) {
+      const issue = catalog.issue(issueId);
+      if (issue) return issue;
+    }
+    return undefined;
   }
 
   get issueCount(): number {
-    return this.tenantOfIssue.size;
+    let count = 0;
+    for (const catalog of this.tenants.values()) count += catalog.issueCount;
+    return count;
   }
 
   upsertIssue(issue: IssueRecord): void {
-    const previousTenant = this.tenantOfIssue.get(issue.id);
-    if (previousTenant !== undefined && previousTenant !== issue.tenantId) this.tenants.get(previousTenant)?.removeIssue(issue.id);
-    this.tenantOfIssue.set(issue.id, issue.tenantId);
+    // An issue moved to another tenant leaves the old one.
+    const previous = this.issueById(issue.id);
+    if (previous && previous.tenantId !== issue.tenantId) this.tenants.get(previous.tenantId)?.removeIssue(issue.id);
     this.tenantCatalog(issue.tenantId).upsertIssue(issue);
   }
 
   removeIssue(issueId: number): void {
-    const tenantId = this.tenantOfIssue.get(issueId);
-    if (tenantId === undefined) return;
-    this.tenantOfIssue.delete(issueId);
-    this.tenants.get(tenantId)?.removeIssue(issueId);
+    const previous = this.issueById(issueId);
+    if (previous) this.tenants.get(previous.tenantId)?.removeIssue(issueId);
   }
 
   /** Every tenant's issues and index, and every collection: the content of a snapshot. */
@@ -187,12 +242,15 @@ export class CatalogView {
   /** Replaces the whole content with a snapshot's (before the service takes calls). */
   restore(snapshot: { tenants: readonly TenantSnapshot[]; collections: readonly CollectionRecord[] }): void {
     this.tenants.clear();
-    this.tenantOfIssue.clear();
     for (const tenant of snapshot.tenants) {
-      this.tenants.set(tenant.tenantId, new TenantCatalog(tenant.tenantId, SearchIndex.restore(tenant.issues, tenant.index)));
-      for (const issue of tenant.issues) this.tenantOfIssue.set(issue.id, tenant.tenantId);
+      this.tenants.set(tenant.tenantId, new TenantCatalog(tenant.tenantId, this.detailsStores(tenant.tenantId), tenant));
     }
     for (const collection of snapshot.collections) this.upsertCollection(collection);
+  }
+
+  /** Packs every tenant's index: after a full load. */
+  pack(): void {
+    for (const catalog of this.tenants.values()) catalog.pack();
   }
 
   /** Prepares every tenant (after a load or a catch-up). */
@@ -211,7 +269,7 @@ export class CatalogView {
   private tenantCatalog(tenantId: number): TenantCatalog {
     let catalog = this.tenants.get(tenantId);
     if (!catalog) {
-      catalog = new TenantCatalog(tenantId);
+      catalog = new TenantCatalog(tenantId, this.detailsStores(tenantId));
       this.tenants.set(tenantId, catalog);
     }
     return catalog;

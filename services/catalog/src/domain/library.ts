@@ -139,7 +139,7 @@ export class Library {
         issues: async () => {
           const { positions } = await reading.list(userId, [tenantId], 1, settings.continueReadingWindow);
           return positions.flatMap((position) => {
-            const issue = position.tenantId === tenantId ? catalog?.issues.get(position.issueId) : undefined;
+            const issue = position.tenantId === tenantId ? catalog?.issue(position.issueId) : undefined;
             return issue ? [issue] : [];
           });
         },

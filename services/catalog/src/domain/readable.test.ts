@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { issueRecord } from '../../test/support/issue-record.js';
+import { issueRecord, temporaryDetails } from '../../test/support/issue-record.js';
 import { TenantCatalog, type IssueRecord } from './catalog-view.js';
 import type { AccessibleContent, AccessReason } from './ports.js';
 import { readableShelf } from './readable.js';
@@ -9,7 +9,7 @@ const TENANT = 1;
 const issue = (id: number, collections: string[] = []) => issueRecord(id, { collections });
 
 function catalogOf(issues: IssueRecord[]): TenantCatalog {
-  const catalog = new TenantCatalog(TENANT);
+  const catalog = new TenantCatalog(TENANT, temporaryDetails(TENANT));
   for (const record of issues) catalog.upsertIssue(record);
   return catalog;
 }

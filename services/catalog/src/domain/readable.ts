@@ -32,7 +32,7 @@ function listsOf(content: AccessibleContent, catalog: TenantCatalog): TenantList
   if (known && known.order === order) return known;
   const own: IssueRecord[] = [];
   for (const [issueId, grant] of content.issues) {
-    const issue = grant.tenantId === catalog.tenantId ? catalog.issues.get(issueId) : undefined;
+    const issue = grant.tenantId === catalog.tenantId ? catalog.issue(issueId) : undefined;
     if (issue) own.push(issue);
   }
   own.sort(byRecency);

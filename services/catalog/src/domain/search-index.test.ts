@@ -65,6 +65,29 @@ describe('search index', () => {
     expect(search(index, ['book', '2'], false).total).toBe(2_000);
   });
 
+  it('when the index is packed, then it answers as before, and documents changed afterwards are found by their new terms only', () => {
+    const index = new SearchIndex<Searchable>();
+    for (let id = 1; id <= 300; id++) index.upsert(doc(id, { name: `river ${id % 3 === 0 ? 'delta' : 'bank'}`, description: `boat${id % 10}` }));
+    for (let id = 1; id <= 30; id++) index.remove(id);
+    const queries: [string[], boolean][] = [
+      [['river'], false],
+      [['delta'], false],
+      [['boat'], true],
+      [['river', 'boat3'], false],
+    ];
+    const before = queries.map(([terms, prefix]) => search(index, terms, prefix, 50));
+    index.pack();
+    expect(index.stats().deadSlots).toBe(0);
+    expect(queries.map(([terms, prefix]) => search(index, terms, prefix, 50))).toEqual(before);
+
+    index.upsert(doc(300, { name: 'lake' }));
+    index.upsert(doc(301, { name: 'river delta' }));
+    expect(search(index, ['lake'], false).ids).toEqual([300]);
+    expect(search(index, ['delta'], false, 200).ids).toContain(301);
+    expect(search(index, ['delta'], false, 200).ids).not.toContain(300);
+    expect(search(index, ['delta'], false, 200).total).toBe(before[1]!.total);
+  });
+
   it('when only the top hits are kept, then the total still counts every match', () => {
     const index = new SearchIndex<Searchable>();
     for (let id = 1; id <= 50; id++) index.upsert(doc(id, { name: 'same' }));

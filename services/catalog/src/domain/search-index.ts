@@ -20,13 +20,15 @@
 //
 // Updates never rewrite posting lists: a changed issue gets a new slot and the
 // old one is marked dead (skipped by queries); when dead slots pile up the
-// index is rebuilt from the live documents.
+// index is packed again without them.
 //
 // snapshot() exports the live documents and their postings as flat typed
 // arrays (dead slots dropped, terms sorted) and restore() adopts them as they
 // are, so a replica starting from a stored snapshot skips tokenizing every
-// issue (see snapshot.ts). Restored posting lists stay typed-array views (4
-// bytes a posting instead of 8) until an update appends to one.
+// issue (see snapshot.ts). pack() does both in place, after a full load and
+// when dead slots pile up. Packed postings are one Int32Array per index (4
+// bytes a posting, no object per term); a term an update appends to gets a
+// growable list of its own.
 import { indexTerms } from './text.js';
 
 export interface Searchable {
@@ -45,8 +47,8 @@ const FIELD_BITS = 5;
 const FIELD_MASK = (1 << FIELD_BITS) - 1;
 const MAX_TERMS = 16;
 
-/** A term's postings: growable while the index is built, a typed-array view after restore(). */
-type PostingList = number[] | Int32Array;
+/** A term's postings: the number of its range in the packed arrays, or a growable list once an update appended to it. */
+type Postings = number | number[];
 
 /** An index as flat arrays: the postings of `terms[i]` are `postings[offsets[i]] .. postings[offsets[i + 1] - 1]`. */
 export interface IndexSnapshot {
@@ -214,8 +216,11 @@ export class TopHits<D extends Searchable> implements HitSink<D> {
 }
 
 export class SearchIndex<D extends Searchable> {
-  /** term -> packed postings: slot << 5 | field mask, one per (term, document). */
-  private readonly postings = new Map<string, PostingList>();
+  /** term -> its postings: slot << 5 | field mask, one per (term, document). */
+  private readonly postings = new Map<string, Postings>();
+  /** Packed postings: range i is packed[packedOffsets[i]] .. packed[packedOffsets[i + 1] - 1]. */
+  private packed: Int32Array = new Int32Array(0);
+  private packedOffsets: Uint32Array = new Uint32Array(1);
   private sortedTerms: string[] = [];
   private termsSorted = true;
   private readonly docs: (D | undefined)[] = [];
@@ -244,23 +249,32 @@ export class SearchIndex<D extends Searchable> {
     return this.docs.filter((doc): doc is D => doc !== undefined);
   }
 
-  /** Adds a document, or replaces the one with the same id. */
-  upsert(doc: D): void {
+  /** The live document with this id. */
+  get(id: number): D | undefined {
+    const slot = this.slotOf.get(id);
+    return slot === undefined ? undefined : this.docs[slot];
+  }
+
+  /** Adds a document, or replaces the one with the same id; its terms are read from `text` (the document by default). */
+  upsert(doc: D, text: Searchable = doc): void {
     this.changes += 1;
     this.markDead(doc.id);
     const slot = this.docs.length;
     this.docs.push(doc);
     this.slotOf.set(doc.id, slot);
-    for (const [term, mask] of fieldTerms(doc)) {
-      let list = this.postings.get(term);
-      if (!list) {
+    for (const [term, mask] of fieldTerms(text)) {
+      const postings = this.postings.get(term);
+      let list: number[];
+      if (postings === undefined) {
         list = [];
         this.postings.set(term, list);
         this.termsSorted = false;
-      } else if (!Array.isArray(list)) {
-        // A restored list is a fixed-size view: it becomes growable on its first update.
-        list = Array.from(list);
+      } else if (typeof postings === 'number') {
+        // A packed range is fixed: the term gets a growable copy on its first update.
+        list = Array.from(this.packed.subarray(this.packedOffsets[postings]!, this.packedOffsets[postings + 1]!));
         this.postings.set(term, list);
+      } else {
+        list = postings;
       }
       list.push((slot << FIELD_BITS) | mask);
     }
@@ -295,9 +309,9 @@ export class SearchIndex<D extends Searchable> {
       const term = terms[t]!;
       let termCount = 0;
       // Exact matches score full weight (shift 0), prefix matches half (shift 1).
-      const lists: [PostingList, number][] = [];
+      const lists: [Postings, number][] = [];
       const exact = this.postings.get(term);
-      if (exact) lists.push([exact, 0]);
+      if (exact !== undefined) lists.push([exact, 0]);
       if (t === count - 1 && options.prefixLast) {
         const sorted = this.sorted();
         for (let i = lowerBound(sorted, term); i < sorted.length; i++) {
@@ -306,8 +320,9 @@ export class SearchIndex<D extends Searchable> {
           if (candidate !== term) lists.push([this.postings.get(candidate)!, 1]);
         }
       }
-      for (const [list, shift] of lists) {
-        for (let k = 0, n = list.length; k < n; k++) {
+      for (const [postings, shift] of lists) {
+        const [list, start, end] = this.range(postings);
+        for (let k = start; k < end; k++) {
           const packed = list[k]!;
           const slot = packed >>> FIELD_BITS;
           const weight = MASK_SCORE2[packed & FIELD_MASK]! >>> shift;
@@ -351,15 +366,18 @@ export class SearchIndex<D extends Searchable> {
     });
     const sourceTerms = this.sorted();
     let capacity = 0;
-    for (const term of sourceTerms) capacity += this.postings.get(term)!.length;
+    for (const term of sourceTerms) {
+      const [, start, end] = this.range(this.postings.get(term)!);
+      capacity += end - start;
+    }
     const postings = new Int32Array(capacity);
     const terms: string[] = [];
     const offsets: number[] = [0];
     let written = 0;
     for (const term of sourceTerms) {
-      const list = this.postings.get(term)!;
+      const [list, from, to] = this.range(this.postings.get(term)!);
       const start = written;
-      for (let k = 0, n = list.length; k < n; k++) {
+      for (let k = from; k < to; k++) {
         const packed = list[k]!;
         const slot = newSlot[packed >>> FIELD_BITS]!;
         if (slot >= 0) postings[written++] = (slot << FIELD_BITS) | (packed & FIELD_MASK);
@@ -370,29 +388,55 @@ export class SearchIndex<D extends Searchable> {
         offsets.push(written);
       }
     }
-    return { docs, index: { terms, offsets: Uint32Array.from(offsets), postings: postings.slice(0, written) } };
+    return { docs, index: { terms, offsets: Uint32Array.from(offsets), postings: written === capacity ? postings : postings.slice(0, written) } };
+  }
+
+  /** Drops dead slots and packs every posting list (what snapshot() and restore() give, in place). */
+  pack(): void {
+    this.changes += 1;
+    const { docs, index } = this.snapshot();
+    this.adopt(docs, index);
   }
 
   /** An index answering exactly as the one snapshot() was taken from; `docs` are its documents in slot order. */
   static restore<D extends Searchable>(docs: D[], snapshot: IndexSnapshot): SearchIndex<D> {
-    const { terms, offsets, postings } = snapshot;
-    if (offsets.length !== terms.length + 1 || offsets[terms.length] !== postings.length)
-      throw new Error('index snapshot: offsets do not match terms and postings');
     const index = new SearchIndex<D>();
-    for (let i = 0; i < terms.length; i++) index.postings.set(terms[i]!, postings.subarray(offsets[i]!, offsets[i + 1]!));
-    for (const [slot, doc] of docs.entries()) {
-      index.docs.push(doc);
-      index.slotOf.set(doc.id, slot);
-    }
-    index.sortedTerms = terms;
-    index.termsSorted = true;
+    index.adopt(docs, snapshot);
     return index;
   }
 
   stats(): { documents: number; deadSlots: number; terms: number; postings: number } {
     let postings = 0;
-    for (const list of this.postings.values()) postings += list.length;
+    for (const list of this.postings.values()) {
+      const [, start, end] = this.range(list);
+      postings += end - start;
+    }
     return { documents: this.slotOf.size, deadSlots: this.dead, terms: this.postings.size, postings };
+  }
+
+  private adopt(docs: D[], snapshot: IndexSnapshot): void {
+    const { terms, offsets, postings } = snapshot;
+    if (offsets.length !== terms.length + 1 || offsets[terms.length] !== postings.length)
+      throw new Error('index snapshot: offsets do not match terms and postings');
+    this.postings.clear();
+    for (let i = 0; i < terms.length; i++) this.postings.set(terms[i]!, i);
+    this.packed = postings;
+    this.packedOffsets = offsets;
+    this.docs.length = 0;
+    this.slotOf.clear();
+    for (const [slot, doc] of docs.entries()) {
+      this.docs.push(doc);
+      this.slotOf.set(doc.id, slot);
+    }
+    this.dead = 0;
+    this.sortedTerms = terms;
+    this.termsSorted = true;
+  }
+
+  /** A term's postings as (list, start, end): its range of the packed arrays, or its own list. */
+  private range(postings: Postings): [ArrayLike<number>, number, number] {
+    if (typeof postings === 'number') return [this.packed, this.packedOffsets[postings]!, this.packedOffsets[postings + 1]!];
+    return [postings, 0, postings.length];
   }
 
   private markDead(id: number): void {
@@ -403,16 +447,10 @@ export class SearchIndex<D extends Searchable> {
     this.dead += 1;
   }
 
-  /** Rebuilds from the live documents once a quarter of the slots are dead (and there are enough to matter). */
+  /** Packs without the dead slots once a quarter of the slots are dead (and there are enough to matter). */
   private compactIfWorthIt(): void {
     if (this.dead < 1_000 || this.dead < this.docs.length / 4) return;
-    const live = this.docs.filter((doc): doc is D => doc !== undefined);
-    this.postings.clear();
-    this.docs.length = 0;
-    this.slotOf.clear();
-    this.dead = 0;
-    this.termsSorted = false;
-    for (const doc of live) this.upsert(doc);
+    this.pack();
   }
 
   private sorted(): string[] {

@@ -4,11 +4,12 @@
 // issue (see snapshot.ts for when snapshots are written and read).
 //
 // Layout: gzip(v8.serialize(payload)). The payload is columnar: one array per
-// issue field, numbers in typed arrays, and the low-cardinality strings (type,
-// lang, author, publisher, bisac, tags, collection slugs) as indexes into one
-// string table, so that decoding allocates each such string once and every
-// record shares it. v8's (de)serializer handles typed arrays and string arrays
-// far faster than one object per issue, whose keys it would write every time.
+// key field of the issues, numbers in typed arrays, types and collection slugs
+// as indexes into one string table (so that decoding allocates each once and
+// every record shares it), and the issues' details as the bytes their store
+// keeps (issue-details.ts), which a restore hands to the new store in one
+// write. v8's (de)serializer handles typed arrays and string arrays far
+// faster than one object per issue, whose keys it would write every time.
 //
 // A snapshot is only valid for the code that wrote it: FORMAT names the
 // layout (bump it when IssueRecord, CollectionRecord or this payload changes)
@@ -17,16 +18,16 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { deserialize, serialize } from 'node:v8';
-import { gunzip, gzip } from 'node:zlib';
-import type { CollectionRecord, IssueRecord, TenantSnapshot } from './catalog-view.js';
+import { gunzipSync, gzip } from 'node:zlib';
+import type { CollectionRecord, TenantSnapshot } from './catalog-view.js';
+import type { IssueKeyFields } from './issue-details.js';
 import { FIELD_WEIGHTS, type IndexSnapshot } from './search-index.js';
 import { SharedValues } from './shared-values.js';
 import { indexTerms } from './text.js';
 
 const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
 /** Text that exercises every folding rule: a change of any of them changes the fingerprint. */
 const FOLDING_PROBE = "Crónicas STRASSE Straße ½ ﬁn Keeper's caffè Dvořák Conceição ǅemal Ⅻ 1.28.0 e-mail Zoë ÅNGSTRÖM İstanbul";
@@ -55,22 +56,11 @@ interface TenantColumns {
   ids: Float64Array;
   publishedAtMs: Float64Array;
   updatedAtMs: Float64Array;
-  /** NaN: no page count (audiobooks). */
-  numberOfPages: Float64Array;
-  name: string[];
-  slug: string[];
-  description: string[];
-  externalId: string[];
-  coverUrl: (string | null)[];
   type: Uint32Array;
-  lang: Uint32Array;
-  author: Uint32Array;
-  publisher: Uint32Array;
-  bisac: Uint32Array;
-  tagAuthors: StringLists;
-  tagKeywords: StringLists;
-  tagEditions: StringLists;
   collections: StringLists;
+  /** Each issue's details, encoded (issue-details.ts), in issue order. */
+  detailBytes: Buffer;
+  detailLengths: Uint32Array;
   index: IndexSnapshot;
 }
 
@@ -97,13 +87,16 @@ export function encodeSnapshot(snapshot: ViewSnapshot): Promise<Buffer> {
     tenants: snapshot.tenants.map((tenant) => toColumns(tenant, table)),
     collections: snapshot.collections.map((collection) => ({ ...collection, title: { ...collection.title } })),
   };
-  return gzipAsync(serialize(payload), { level: 1 });
+  const serialized = serialize(payload);
+  // The compressed bytes are smaller than the serialized ones: one output chunk (see ONE_CHUNK_MIN).
+  return gzipAsync(serialized, { level: 1, chunkSize: Math.max(ONE_CHUNK_MIN, serialized.length) });
 }
 
+/** Decompresses on the calling thread: it runs once, at start, before the service takes calls. */
 export async function decodeSnapshot(bytes: Buffer): Promise<ViewSnapshot> {
   let payload: Payload;
   try {
-    payload = deserialize(await gunzipAsync(bytes)) as Payload;
+    payload = deserialize(gunzipWhole(bytes)) as Payload;
   } catch (error) {
     throw new UnusableSnapshotError(`snapshot bytes do not decode: ${(error as Error).message}`);
   }
@@ -123,6 +116,23 @@ export async function decodeSnapshot(bytes: Buffer): Promise<ViewSnapshot> {
   } catch (error) {
     throw new UnusableSnapshotError(`snapshot content is malformed: ${(error as Error).message}`);
   }
+}
+
+/**
+ * zlib's output chunk size for a snapshot: one chunk larger than glibc's
+ * largest dynamic mmap threshold (32 MiB on 64-bit), so that it is always
+ * mmap()ed and goes back to the system when freed. With zlib's default 16 KiB
+ * chunks, a 100 MB payload left ~40 MB of freed chunks in the malloc heap,
+ * pinned there by the typed arrays the decoder allocated after them: RSS that
+ * never came back (measured at 100,000 issues: 237 -> 196 MB after a restore).
+ * Pages of the chunk that are never written cost nothing.
+ */
+const ONE_CHUNK_MIN = 33 * 1024 * 1024;
+
+/** The gzip trailer's ISIZE: the uncompressed length modulo 2^32 (exact below 4 GiB). */
+function gunzipWhole(bytes: Buffer): Buffer {
+  const size = bytes.length >= 4 ? bytes.readUInt32LE(bytes.length - 4) : 0;
+  return gunzipSync(bytes, { chunkSize: Math.max(ONE_CHUNK_MIN, size + 1) });
 }
 
 class StringTable {
@@ -155,29 +165,22 @@ class StringTable {
 
 function toColumns(tenant: TenantSnapshot, table: StringTable): TenantColumns {
   const issues = tenant.issues;
-  const column = <T>(pick: (issue: IssueRecord) => T) => issues.map(pick);
   return {
     tenantId: tenant.tenantId,
     ids: Float64Array.from(issues, (issue) => issue.id),
     publishedAtMs: Float64Array.from(issues, (issue) => issue.publishedAtMs),
     updatedAtMs: Float64Array.from(issues, (issue) => issue.updatedAtMs),
-    numberOfPages: Float64Array.from(issues, (issue) => issue.numberOfPages ?? Number.NaN),
-    name: column((issue) => issue.name),
-    slug: column((issue) => issue.slug),
-    description: column((issue) => issue.description),
-    externalId: column((issue) => issue.externalId),
-    coverUrl: column((issue) => issue.coverUrl),
-    type: table.refs(column((issue) => issue.type)),
-    lang: table.refs(column((issue) => issue.lang)),
-    author: table.refs(column((issue) => issue.author)),
-    publisher: table.refs(column((issue) => issue.publisher)),
-    bisac: table.refs(column((issue) => issue.bisac)),
-    tagAuthors: table.lists(column((issue) => issue.tags.author)),
-    tagKeywords: table.lists(column((issue) => issue.tags.keyword)),
-    tagEditions: table.lists(column((issue) => issue.tags.edition)),
-    collections: table.lists(column((issue) => issue.collections)),
+    type: table.refs(issues.map((issue) => issue.type)),
+    collections: table.lists(issues.map((issue) => issue.collections)),
+    detailBytes: tenant.details.bytes,
+    detailLengths: tenant.details.lengths,
     index: tenant.index,
   };
+}
+
+/** A number read from a Float64Array as a small integer when it is one: V8 then stores it in the record, unboxed. */
+function smallInteger(value: number): number {
+  return (value | 0) === value ? value | 0 : value;
 }
 
 function fromColumns(columns: TenantColumns, strings: readonly string[], shared: SharedValues): TenantSnapshot {
@@ -193,31 +196,23 @@ function fromColumns(columns: TenantColumns, strings: readonly string[], shared:
     for (let k = lists.offsets[i]!, end = lists.offsets[i + 1]!; k < end; k++) scratch.push(text(lists.values, k));
     return shared.list(scratch);
   };
-  const issues: IssueRecord[] = new Array(count);
+  if (columns.detailLengths.length !== count) throw new Error('details do not match issues');
+  const issues: IssueKeyFields[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    const pages = columns.numberOfPages[i]!;
-    const tags = { author: list(columns.tagAuthors, i), keyword: list(columns.tagKeywords, i), edition: list(columns.tagEditions, i) };
-    // Same fields in the same order as toIssueRecord (catalog-sync.ts): one object shape for every record.
     issues[i] = {
-      id: columns.ids[i]!,
+      id: smallInteger(columns.ids[i]!),
       tenantId: columns.tenantId,
-      name: columns.name[i]!,
-      slug: columns.slug[i]!,
       type: text(columns.type, i),
-      description: columns.description[i]!,
-      externalId: columns.externalId[i]!,
-      numberOfPages: Number.isNaN(pages) ? null : pages,
-      lang: text(columns.lang, i),
-      author: text(columns.author, i),
-      publisher: text(columns.publisher, i),
-      bisac: text(columns.bisac, i),
       publishedAtMs: columns.publishedAtMs[i]!,
-      tags,
-      keywords: tags.keyword,
-      collections: list(columns.collections, i),
-      coverUrl: columns.coverUrl[i] ?? null,
       updatedAtMs: columns.updatedAtMs[i]!,
+      collections: list(columns.collections, i),
     };
   }
-  return { tenantId: columns.tenantId, issues, index: columns.index };
+  const details = {
+    bytes: Buffer.from(columns.detailBytes.buffer, columns.detailBytes.byteOffset, columns.detailBytes.byteLength),
+    lengths: columns.detailLengths,
+  };
+  // v8.deserialize() makes aligned typed arrays views of the whole payload: copies keep only what the index needs.
+  const { terms, offsets, postings } = columns.index;
+  return { tenantId: columns.tenantId, issues, details, index: { terms, offsets: offsets.slice(), postings: postings.slice() } };
 }
