@@ -54,6 +54,9 @@ RUN install -d -o node -g node /var/lib/folio/content
 # (memory).
 RUN install -d -o node -g node /var/lib/folio/issue-details
 ENV NODE_ENV=production
+# Big malloc blocks always from mmap(), so that freed ones go back to the
+# system (glibc otherwise raises the threshold after the first free; see ./dev).
+ENV MALLOC_MMAP_THRESHOLD_=131072
 LABEL org.opencontainers.image.title="folio-${SERVICE}"
 WORKDIR /app
 # Owned by root: `node` can read the code but not rewrite it.
