@@ -116,8 +116,7 @@ export class CatalogSync {
     const collections = await this.source.collections.all();
     timed(() => {
       this.applyCollections(collections);
-      // Posting lists grew one by one: packed, they take half the memory (as after a restore).
-      this.view.pack();
+      // Also packs the posting lists, which grew one by one (search-index.ts).
       this.view.prepare();
     });
     this.watermark = startedAt;

@@ -168,11 +168,6 @@ export class TenantCatalog {
     this.latest();
   }
 
-  /** Packs the index (after a full load, whose posting lists grew one by one). */
-  pack(): void {
-    this.index.pack();
-  }
-
   snapshot(): TenantSnapshot {
     const { docs, index } = this.index.snapshot();
     return { tenantId: this.tenantId, issues: docs, details: this.details.encode(docs), index };
@@ -246,11 +241,6 @@ export class CatalogView {
       this.tenants.set(tenant.tenantId, new TenantCatalog(tenant.tenantId, this.detailsStores(tenant.tenantId), tenant));
     }
     for (const collection of snapshot.collections) this.upsertCollection(collection);
-  }
-
-  /** Packs every tenant's index: after a full load. */
-  pack(): void {
-    for (const catalog of this.tenants.values()) catalog.pack();
   }
 
   /** Prepares every tenant (after a load or a catch-up). */

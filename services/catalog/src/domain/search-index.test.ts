@@ -88,6 +88,17 @@ describe('search index', () => {
     expect(search(index, ['delta'], false, 200).total).toBe(before[1]!.total);
   });
 
+  it('when growable lists hold most postings, then prepare() packs them and answers stay the same', () => {
+    const index = new SearchIndex<Searchable>();
+    const words = Array.from({ length: 25 }, (_, w) => `word${w}`);
+    for (let id = 1; id <= 8_100; id++) index.upsert(doc(id, { name: words.map((word) => `${word}x${id % 40}`).join(' ') }));
+    const before = search(index, ['word3x7'], false, 300);
+    expect(index.stats().loosePostings).toBe(8_100 * 25);
+    index.prepare();
+    expect(index.stats().loosePostings).toBe(0);
+    expect(search(index, ['word3x7'], false, 300)).toEqual(before);
+  });
+
   it('when only the top hits are kept, then the total still counts every match', () => {
     const index = new SearchIndex<Searchable>();
     for (let id = 1; id <= 50; id++) index.upsert(doc(id, { name: 'same' }));

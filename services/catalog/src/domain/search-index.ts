@@ -25,7 +25,8 @@
 // snapshot() exports the live documents and their postings as flat typed
 // arrays (dead slots dropped, terms sorted) and restore() adopts them as they
 // are, so a replica starting from a stored snapshot skips tokenizing every
-// issue (see snapshot.ts). pack() does both in place, after a full load and
+// issue (see snapshot.ts). pack() does both in place: when growable lists hold
+// most of the postings (prepare(), after a full load or a large catch-up) and
 // when dead slots pile up. Packed postings are one Int32Array per index (4
 // bytes a posting, no object per term); a term an update appends to gets a
 // growable list of its own.
@@ -46,6 +47,8 @@ export const FIELD_WEIGHTS = { title: 10, author: 5, publisher: 5, keyword: 3, d
 const FIELD_BITS = 5;
 const FIELD_MASK = (1 << FIELD_BITS) - 1;
 const MAX_TERMS = 16;
+/** prepare() packs the index once growable lists hold more postings than this and than the packed arrays. */
+const LOOSE_POSTINGS_TO_PACK = 200_000;
 
 /** A term's postings: the number of its range in the packed arrays, or a growable list once an update appended to it. */
 type Postings = number | number[];
@@ -221,6 +224,8 @@ export class SearchIndex<D extends Searchable> {
   /** Packed postings: range i is packed[packedOffsets[i]] .. packed[packedOffsets[i + 1] - 1]. */
   private packed: Int32Array = new Int32Array(0);
   private packedOffsets: Uint32Array = new Uint32Array(1);
+  /** Postings held in growable lists (8 bytes or more each, against 4 packed). */
+  private loose = 0;
   private sortedTerms: string[] = [];
   private termsSorted = true;
   private readonly docs: (D | undefined)[] = [];
@@ -273,10 +278,12 @@ export class SearchIndex<D extends Searchable> {
         // A packed range is fixed: the term gets a growable copy on its first update.
         list = Array.from(this.packed.subarray(this.packedOffsets[postings]!, this.packedOffsets[postings + 1]!));
         this.postings.set(term, list);
+        this.loose += list.length;
       } else {
         list = postings;
       }
       list.push((slot << FIELD_BITS) | mask);
+      this.loose += 1;
     }
     this.compactIfWorthIt();
   }
@@ -287,8 +294,13 @@ export class SearchIndex<D extends Searchable> {
     this.compactIfWorthIt();
   }
 
-  /** Does the work the first query after a change would do (sorting new terms), e.g. right after a load. */
+  /**
+   * Does the work the first query after a change would do (sorting new terms),
+   * e.g. right after a load or a catch-up; packs the index when growable lists
+   * hold most of its postings (a full load, or many issues added since).
+   */
   prepare(): void {
+    if (this.loose > LOOSE_POSTINGS_TO_PACK && this.loose > this.packed.length) this.pack();
     this.sorted();
     this.ensureScratch();
   }
@@ -405,13 +417,13 @@ export class SearchIndex<D extends Searchable> {
     return index;
   }
 
-  stats(): { documents: number; deadSlots: number; terms: number; postings: number } {
+  stats(): { documents: number; deadSlots: number; terms: number; postings: number; loosePostings: number } {
     let postings = 0;
     for (const list of this.postings.values()) {
       const [, start, end] = this.range(list);
       postings += end - start;
     }
-    return { documents: this.slotOf.size, deadSlots: this.dead, terms: this.postings.size, postings };
+    return { documents: this.slotOf.size, deadSlots: this.dead, terms: this.postings.size, postings, loosePostings: this.loose };
   }
 
   private adopt(docs: D[], snapshot: IndexSnapshot): void {
@@ -422,6 +434,7 @@ export class SearchIndex<D extends Searchable> {
     for (let i = 0; i < terms.length; i++) this.postings.set(terms[i]!, i);
     this.packed = postings;
     this.packedOffsets = offsets;
+    this.loose = 0;
     this.docs.length = 0;
     this.slotOf.clear();
     for (const [slot, doc] of docs.entries()) {
