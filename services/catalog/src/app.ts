@@ -74,7 +74,14 @@ export async function startCatalog(
     const sync = new CatalogSync(view, store, logger);
     // From the latest snapshot plus a catch-up when there is a usable one, else the whole catalog.
     const snapshots = new CatalogSnapshots(
-      { view, sync, store: new SnapshotRepository(connection, config.SNAPSHOT_CHUNK_BYTES), logger },
+      {
+        view,
+        sync,
+        store: new SnapshotRepository(connection, config.SNAPSHOT_CHUNK_BYTES),
+        logger,
+        // Present when the process runs with --expose-gc (./dev and the manifests start catalog so).
+        collectGarbage: (globalThis as { gc?: () => void }).gc,
+      },
       { intervalMs: config.SNAPSHOT_INTERVAL_MS },
     );
     const loaded = await snapshots.loadView();
