@@ -33,13 +33,13 @@ export interface CatalogSource {
   collections: Pick<CollectionStore, 'all' | 'changedSince'>;
 }
 
-/** `shared`: where records built together (a load, a batch) get their repeated values from. */
+/**
+ * `shared`: where records built together (a load, a batch) get the values
+ * the view keeps in memory (type, shelves) from; the other fields go to the
+ * details store as they are (issue-details.ts).
+ */
 export function toIssueRecord(doc: StoredIssue, shared = new SharedValues()): IssueRecord {
-  const tags: IssueTags = {
-    author: shared.list(doc.tags?.author),
-    keyword: shared.list(doc.tags?.keyword),
-    edition: shared.list(doc.tags?.edition),
-  };
+  const tags: IssueTags = { author: doc.tags?.author ?? [], keyword: doc.tags?.keyword ?? [], edition: doc.tags?.edition ?? [] };
   return {
     id: doc._id,
     tenantId: doc.tenant_id,
@@ -49,10 +49,10 @@ export function toIssueRecord(doc: StoredIssue, shared = new SharedValues()): Is
     description: doc.description ?? '',
     externalId: doc.external_id ?? '',
     numberOfPages: typeof doc.number_of_pages === 'number' ? doc.number_of_pages : null,
-    lang: shared.string(doc.lang ?? ''),
-    author: shared.string(doc.author ?? ''),
-    publisher: shared.string(doc.publisher ?? ''),
-    bisac: shared.string(doc.bisac ?? ''),
+    lang: doc.lang ?? '',
+    author: doc.author ?? '',
+    publisher: doc.publisher ?? '',
+    bisac: doc.bisac ?? '',
     publishedAtMs: new Date(doc.published_at).getTime(),
     tags,
     keywords: tags.keyword,

@@ -16,7 +16,7 @@
 import { ViewIssue, type EncodedDetails, type IssueDetailsStore, type IssueKeyFields } from './issue-details.js';
 import { SearchIndex, type IndexSnapshot, type Searchable } from './search-index.js';
 
-/** Shared between records (see shared-values.ts): never changed in place. */
+/** Never changed in place. */
 export interface IssueTags {
   readonly author: readonly string[];
   readonly keyword: readonly string[];

@@ -1,10 +1,10 @@
-// One copy of each repeated value of the in-memory view. At 100,000 issues,
-// one fresh array per issue for its author tags, keywords, editions and
-// shelves cost more heap than every title, slug and description together
-// (an array that grew by push keeps room for 17 entries), and a type or
-// language string read from MongoDB is a new string per document. Records
-// built through this pool share each distinct list (frozen, so that no
-// holder can change it under the others) and each distinct short string.
+// One copy of each repeated value the in-memory view keeps per issue: the
+// shelf list and the type (the rest of an issue is in its details store,
+// issue-details.ts). At 100,000 issues one fresh array per issue for its
+// shelves (an array that grew by push keeps room for 17 entries) and a type
+// string read from MongoDB per document add up. Records built through this
+// pool share each distinct list (frozen, so that no holder can change it
+// under the others) and each distinct short string.
 //
 // The pool only ever saves memory: it forgets everything when it grows past
 // its bound (a catalog whose lists are all different gains nothing from it),
