@@ -31,6 +31,8 @@ func main() {
 func run() error {
 	listen := flag.String("listen", envOr("DOCDB_LISTEN", "127.0.0.1:27017"),
 		"TCP address to listen on (env DOCDB_LISTEN)")
+	listenUnix := flag.String("listen-unix", envOr("DOCDB_LISTEN_UNIX", ""),
+		"Unix domain socket path to listen on as well, none if empty (env DOCDB_LISTEN_UNIX)")
 	backend := flag.String("backend", envOr("DOCDB_BACKEND", "postgresql"),
 		"storage backend: postgresql or sqlite (env DOCDB_BACKEND)")
 	postgresqlURL := flag.String("postgresql-url",
@@ -55,7 +57,7 @@ func run() error {
 	defer stop()
 
 	config := &ferretdb.Config{
-		Listener: ferretdb.ListenerConfig{TCP: *listen},
+		Listener: ferretdb.ListenerConfig{TCP: *listen, Unix: *listenUnix},
 		Logger:   logger,
 		Handler:  *backend,
 	}
