@@ -2,7 +2,7 @@
 // replacement by _id, plain or conditional on a date field, in one UPDATE
 // when it can and through FerretDB's usual path otherwise. Services rely on
 // MongoDB's answers either way: reader's position write (newest read_at
-// wins), commerce's cart, catalog's snapshot chunks. These cases pin those
+// wins), catalog's snapshot chunks. These cases pin those
 // answers, on docdb and on MongoDB alike.
 import { freshDatabase } from '@folio/testing';
 import type { mongo } from 'mongoose';

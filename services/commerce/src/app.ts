@@ -85,7 +85,7 @@ export async function startCommerce(
     const checkout = new Checkout({ store, tenants, names, access, provider, events, clock, logger }, { payPath: config.CHECKOUT_PAY_PATH });
     const eraser = new AccountEraser(store, clock, logger, events);
 
-    // account.deleted erases the user's carts, sessions, plans and grants (@folio/messaging decodes it).
+    // account.deleted erases the user's web sessions (with their carts), plans and grants (@folio/messaging decodes it).
     // Then this replica asks identity again for the user's memberships (a re-created account has none).
     const erase = (deletion: { userId: number; email: string | null }) => eraser.erase(deletion).then(() => users.forgetUser(deletion.userId));
     teardown.add((await startAccountEraser({ broker, connection, logger, config, erase })).stop);

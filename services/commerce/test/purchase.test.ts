@@ -27,8 +27,9 @@ describe('purchase redirect and web checkout', () => {
     await stack?.stop();
   });
 
-  const schemeOf = async (webSessionId: string) =>
-    (await stack.db.collection('web_sessions').findOne({ _id: hashSessionId(webSessionId) as never }))?.return_scheme;
+  const sessionOf = (webSessionId: string) => stack.db.collection('web_sessions').findOne({ _id: hashSessionId(webSessionId) as never });
+  const schemeOf = async (webSessionId: string) => (await sessionOf(webSessionId))?.return_scheme;
+  const cartOf = async (webSessionId: string) => (await sessionOf(webSessionId))?.cart as { items: { issue_id: number }[]; checkout_id: string };
   const render = async (tenantId: number, webSessionId: string, automaticallyOpenCheckout = true) =>
     (await stack.commerce.getCheckoutPage({ tenantId, webSessionId, automaticallyOpenCheckout, lang: 'en' })).page!;
   const pay = (tenantId: number, webSessionId: string, form: Record<string, string>) =>
@@ -72,8 +73,10 @@ describe('purchase redirect and web checkout', () => {
       expect(started.webSessionMaxAgeSeconds).toBe(3600);
       // Stored hashed: the cookie value itself is not in the database.
       expect(await stack.db.collection('web_sessions').countDocuments({ _id: started.webSessionId as never })).toBe(0);
-      const cart = await stack.store.carts.find(TENANT.northwind, ana);
-      expect(cart?.items.map((item) => item.issue_id)).toEqual([1002]);
+      // The session holds the cart: the issue alone, under a checkout id of its own.
+      const cart = await cartOf(started.webSessionId);
+      expect(cart.items.map((item) => item.issue_id)).toEqual([1002]);
+      expect(cart.checkout_id).toMatch(/^[0-9a-f-]{36}$/);
     });
 
     it('when the user has no account in the store yet, then one is created', async () => {
@@ -84,11 +87,14 @@ describe('purchase redirect and web checkout', () => {
       expect(after.user!.tenants.map((tenant) => tenant.id)).toContain(TENANT.sur);
     });
 
-    it('when another issue goes through the redirect, then the cart holds only that one', async () => {
-      await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: bruno, issueId: 1002 });
-      await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: bruno, issueId: 1006 });
-      const cart = await stack.store.carts.find(TENANT.northwind, bruno);
-      expect(cart?.items.map((item) => item.issue_id)).toEqual([1006]);
+    it('when another issue goes through the redirect, then the new session holds only that one in its cart and the first keeps its own', async () => {
+      const first = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: bruno, issueId: 1002 });
+      const second = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: bruno, issueId: 1006 });
+      expect((await cartOf(second.webSessionId)).items.map((item) => item.issue_id)).toEqual([1006]);
+      expect((await render(TENANT.northwind, second.webSessionId)).lines.map((line) => line.issueId)).toEqual([1006]);
+      // Each browser window pays for what it was opened for, under its own checkout id.
+      expect((await render(TENANT.northwind, first.webSessionId)).lines.map((line) => line.issueId)).toEqual([1002]);
+      expect((await cartOf(first.webSessionId)).checkout_id).not.toBe((await cartOf(second.webSessionId)).checkout_id);
     });
   });
 
@@ -146,7 +152,15 @@ describe('purchase redirect and web checkout', () => {
       ]);
       expect(page.fields.map((field) => field.name)).toEqual(['cardholder_name', 'card_number', 'card_expiry', 'card_cvc']);
       expect(page.csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(page.checkoutId).toBe((await stack.store.carts.find(TENANT.northwind, ana))!.checkout_id);
+      expect(page.checkoutId).toBe((await cartOf(started.webSessionId)).checkout_id);
+    });
+
+    it('when a session was opened before carts moved into sessions, then its page is the empty cart, not a failure', async () => {
+      const started = await stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 });
+      await stack.db.collection('web_sessions').updateOne({ _id: hashSessionId(started.webSessionId) as never }, { $unset: { cart: '' } });
+      expect(await render(TENANT.northwind, started.webSessionId)).toMatchObject({ kind: Kind.CHECKOUT_PAGE_KIND_EMPTY, lines: [] });
+      const { page } = await pay(TENANT.northwind, started.webSessionId, { ...formOf(await render(TENANT.northwind, started.webSessionId)), ...GOOD_CARD });
+      expect(page!.notice).toBe(Notice.CHECKOUT_NOTICE_CART_CHANGED);
     });
 
     it('when the app did not ask to open the checkout, then the pay form starts closed', async () => {
@@ -203,7 +217,7 @@ describe('purchase redirect and web checkout', () => {
       const changed = await events.waitFor<{ user_id: number }>('access.changed', (e) => e.payload.user_id === ana);
       expect(changed).toMatchObject({ tenant_id: 1, payload: { tenant_id: 1, user_id: ana, issue_ids: [1002] } });
       // The cart is empty: the page says so.
-      expect((await stack.store.carts.find(TENANT.northwind, ana))!.items).toEqual([]);
+      expect((await cartOf(started.webSessionId)).items).toEqual([]);
       expect((await render(TENANT.northwind, started.webSessionId)).kind).toBe(Kind.CHECKOUT_PAGE_KIND_EMPTY);
 
       // The same form posted again (double click, back and resubmit): same answer, nothing charged or granted twice.

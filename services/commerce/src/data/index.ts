@@ -3,7 +3,6 @@
 // declares for it (domain/store.ts).
 import { ensureIndexes, type Connection } from '@folio/mongo';
 import type { CommerceStore } from '../domain/store.js';
-import { MongoCartRepository } from './carts.js';
 import { MongoCheckoutLockRepository } from './checkout-locks.js';
 import { MongoGrantRepository } from './grants.js';
 import { MongoOfferRepository } from './offers.js';
@@ -15,7 +14,6 @@ import { MongoWebSessionRepository } from './web-sessions.js';
 
 export * from './schemas.js';
 export type {
-  MongoCartRepository,
   MongoCheckoutLockRepository,
   MongoGrantRepository,
   MongoOfferRepository,
@@ -30,7 +28,6 @@ export interface MongoCommerceStore extends CommerceStore {
   offers: MongoOfferRepository;
   grants: MongoGrantRepository;
   subscriptions: MongoSubscriptionRepository;
-  carts: MongoCartRepository;
   webSessions: MongoWebSessionRepository;
   orders: MongoOrderRepository;
   userEmails: MongoUserEmailRepository;
@@ -44,7 +41,6 @@ export async function openCommerceStore(connection: Connection, options: { offer
     offers: new MongoOfferRepository(models.offers, options.offerCacheMs),
     grants: new MongoGrantRepository(models.grants),
     subscriptions: new MongoSubscriptionRepository(models.subscriptions),
-    carts: new MongoCartRepository(models.carts),
     webSessions: new MongoWebSessionRepository(models.webSessions),
     orders: new MongoOrderRepository(models.orders),
     userEmails: new MongoUserEmailRepository(models.userEmails),

@@ -9,7 +9,7 @@
 // insert with a unique key, which it does enforce.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { modelOn } from '@folio/mongo';
-import type { CartRecord, DiscountRecord, GrantRecord, OfferRecord, OrderRecord, PriceRecord, SubscriptionRecord, WebSessionRecord } from '../domain/store.js';
+import type { DiscountRecord, GrantRecord, OfferRecord, OrderRecord, PriceRecord, SubscriptionRecord, WebSessionRecord } from '../domain/store.js';
 
 // The records are the domain's (domain/store.ts), stored as they are: a
 // document is a record with the same field names.
@@ -18,7 +18,6 @@ export type PriceDoc = PriceRecord;
 export type OfferDoc = OfferRecord;
 export type GrantDoc = GrantRecord;
 export type SubscriptionDoc = SubscriptionRecord;
-export type CartDoc = CartRecord;
 export type WebSessionDoc = WebSessionRecord;
 export type OrderDoc = OrderRecord;
 
@@ -91,19 +90,6 @@ const subscriptionSchema = new Schema<SubscriptionDoc>(
 subscriptionSchema.index({ user_id: 1, tenant_id: 1 });
 subscriptionSchema.index({ email: 1, tenant_id: 1 });
 
-const cartSchema = new Schema<CartDoc>(
-  {
-    _id: String,
-    tenant_id: { type: Number, required: true },
-    user_id: { type: Number, required: true },
-    items: { type: [{ _id: false, issue_id: Number, added_at: Date }], default: [] },
-    checkout_id: { type: String, required: true },
-    updated_at: { type: Date, required: true },
-  },
-  { collection: 'carts', versionKey: false },
-);
-cartSchema.index({ user_id: 1 });
-
 const webSessionSchema = new Schema<WebSessionDoc>(
   {
     _id: String,
@@ -113,6 +99,10 @@ const webSessionSchema = new Schema<WebSessionDoc>(
     app_tenant_id: { type: Number, default: null },
     return_scheme: { type: String, required: true },
     csrf_token: { type: String, required: true },
+    cart: {
+      items: { type: [{ _id: false, issue_id: Number, added_at: Date }], default: [] },
+      checkout_id: { type: String, required: true },
+    },
     created_at: { type: Date, required: true },
     expires_at: { type: Date, required: true },
   },
@@ -153,7 +143,6 @@ export interface CommerceModels {
   offers: Model<OfferDoc>;
   grants: Model<GrantDoc>;
   subscriptions: Model<SubscriptionDoc>;
-  carts: Model<CartDoc>;
   webSessions: Model<WebSessionDoc>;
   orders: Model<OrderDoc>;
   userEmails: Model<UserEmailDoc>;
@@ -164,7 +153,6 @@ export function commerceModels(connection: Connection): CommerceModels {
     offers: modelOn(connection, 'Offer', offerSchema),
     grants: modelOn(connection, 'Grant', grantSchema),
     subscriptions: modelOn(connection, 'Subscription', subscriptionSchema),
-    carts: modelOn(connection, 'Cart', cartSchema),
     webSessions: modelOn(connection, 'WebSession', webSessionSchema),
     orders: modelOn(connection, 'Order', orderSchema),
     userEmails: modelOn(connection, 'UserEmail', userEmailSchema),

@@ -1,9 +1,11 @@
-// Web sessions on the store, opened by the purchase redirect. Stored under
-// the SHA-256 of the cookie value (the domain's hashSessionId). FerretDB has
-// no TTL indexes: expired sessions are refused on read and pruned by the service.
+// Web sessions on the store, opened by the purchase redirect, each with its
+// cart. Stored under the SHA-256 of the cookie value (the domain's
+// hashSessionId). FerretDB has no TTL indexes: expired sessions are refused on
+// read and pruned by the service.
+import { randomUUID } from 'node:crypto';
 import { insertBatcherOf, type InsertBatcher } from '@folio/mongo';
 import type { Model } from 'mongoose';
-import { hashSessionId, type WebSessionRepository } from '../domain/store.js';
+import { hashSessionId, type WebSessionRecord, type WebSessionRepository } from '../domain/store.js';
 import type { WebSessionDoc } from './schemas.js';
 
 export class MongoWebSessionRepository implements WebSessionRepository {
@@ -27,7 +29,13 @@ export class MongoWebSessionRepository implements WebSessionRepository {
       .findOne({ _id: hashSessionId(sessionId), tenant_id: tenantId })
       .lean<WebSessionDoc>()
       .exec();
-    return session && session.expires_at.getTime() > now.getTime() ? session : null;
+    if (!session || session.expires_at.getTime() <= now.getTime()) return null;
+    // A session opened before carts moved into sessions (2026-11-26) has none: its cart reads as empty.
+    return session.cart ? session : { ...session, cart: { items: [], checkout_id: '' } };
+  }
+
+  async emptyCartIfCheckout(session: WebSessionRecord, checkoutId: string): Promise<void> {
+    await this.model.updateOne({ _id: session._id, 'cart.checkout_id': checkoutId }, { $set: { cart: { items: [], checkout_id: randomUUID() } } }).exec();
   }
 
   async deleteAllOf(userId: number): Promise<number> {

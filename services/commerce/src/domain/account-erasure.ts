@@ -1,5 +1,5 @@
-// account.deleted: commerce erases what it holds about the user. Carts, web
-// sessions, subscriptions, non-purchase grants and the cached e-mail go.
+// account.deleted: commerce erases what it holds about the user. Web sessions
+// (with their carts), subscriptions, non-purchase grants and the cached e-mail go.
 // Orders are financial records (bookkeeping law outlives the account): they
 // stay, anonymized (no user id), and so do their purchase grants, revoked and
 // without user or e-mail. Every step is idempotent, so a redelivery is harmless.
@@ -24,7 +24,6 @@ export class AccountEraser {
     const email = request.email?.trim().toLowerCase() || (await store.userEmails.find(request.userId));
     const owner = { userId: request.userId, email };
     const sessions = await store.webSessions.deleteAllOf(request.userId);
-    const carts = await store.carts.deleteAllOf(request.userId);
     const subscriptions = await store.subscriptions.deleteOwner(owner);
     const grants = await store.grants.eraseOwner(owner, now);
     const orders = await store.orders.anonymizeUser(request.userId, now);
@@ -39,7 +38,6 @@ export class AccountEraser {
       {
         user_id: request.userId,
         web_sessions: sessions,
-        carts,
         subscriptions,
         grants_deleted: grants.deleted,
         grants_anonymized: grants.anonymized,

@@ -1,4 +1,5 @@
-// The web checkout: the page of a web session's cart, and its payment.
+// The web checkout: the page of a web session's cart (held in the session,
+// domain/store.ts), and its payment.
 //
 // Paying is safe to repeat. The cart's checkout id is the idempotency key of
 // everything a payment does:
@@ -107,8 +108,7 @@ export class Checkout {
   async render(request: { tenantId: number; webSessionId: string; autoOpen: boolean; lang: string }): Promise<CheckoutPage> {
     const { tenant, session } = await this.open(request.tenantId, request.webSessionId);
     if (!session) return this.expired(tenant, request.lang);
-    const cart = await this.deps.store.carts.find(request.tenantId, session.user_id);
-    return this.cartPage(tenant, session, cart, { lang: request.lang, openForm: request.autoOpen });
+    return this.cartPage(tenant, session, { lang: request.lang, openForm: request.autoOpen });
   }
 
   /** POST {store}/app/checkout/pay */
@@ -118,10 +118,9 @@ export class Checkout {
     if (!session) return { page: this.expired(tenant, request.lang) };
     const form = request.form;
     const values = keptValues(provider.fields, form);
-    const pageWith = async (notice: CheckoutNotice, fieldErrors: Record<string, PaymentFieldErrorKey> = {}) => {
-      const cart = await store.carts.find(request.tenantId, session.user_id);
-      return { page: await this.cartPage(tenant, session, cart, { lang: request.lang, openForm: true, notice, fieldErrors, values }) };
-    };
+    const pageWith = async (notice: CheckoutNotice, fieldErrors: Record<string, PaymentFieldErrorKey> = {}) => ({
+      page: await this.cartPage(tenant, session, { lang: request.lang, openForm: true, notice, fieldErrors, values }),
+    });
 
     if (!sameSecret(form.csrf_token ?? '', session.csrf_token)) return pageWith('form_expired');
     const checkoutId = form.checkout_id ?? '';
@@ -129,8 +128,8 @@ export class Checkout {
     const done = checkoutId ? await this.orderOf(checkoutId, session) : null;
     if (done) return { redirectUrl: await this.complete(done, session) };
 
-    const cart = await store.carts.find(request.tenantId, session.user_id);
-    if (!cart || !checkoutId || cart.checkout_id !== checkoutId) return pageWith('cart_changed');
+    const cart = session.cart;
+    if (!checkoutId || cart.checkout_id !== checkoutId) return pageWith('cart_changed');
 
     const lines = await this.linesOf(tenant, session, cart);
     const buyable = lines.filter((line) => line.state === 'buyable');
@@ -138,7 +137,7 @@ export class Checkout {
       // Everything is readable already (bought elsewhere meanwhile): nothing to charge, back to the app.
       const owned = lines.find((line) => line.state === 'owned');
       if (owned) {
-        await store.carts.emptyIfCheckout(request.tenantId, session.user_id, cart.checkout_id, clock.now());
+        await store.webSessions.emptyCartIfCheckout(session, cart.checkout_id);
         return { redirectUrl: returnUrl(session.return_scheme, owned.issueId) };
       }
       return pageWith('nothing_to_pay');
@@ -206,10 +205,10 @@ export class Checkout {
 
   /**
    * Records what a paid order gives, each step idempotent: the grants, the
-   * event, the emptied cart. Returns where the browser goes.
+   * event, the session's emptied cart. Returns where the browser goes.
    */
   private async complete(order: OrderRecord, session: WebSessionRecord): Promise<string> {
-    const { store, events, clock } = this.deps;
+    const { store, events } = this.deps;
     const userId = order.user_id ?? session.user_id;
     for (const item of order.items) {
       await store.grants.insertOnce({
@@ -246,7 +245,7 @@ export class Checkout {
       { tenant_id: order.tenant_id, user_id: userId, issue_ids: order.items.map((item) => item.issue_id) },
       { id: derivedEventId(order._id, ACCESS_CHANGED), tenantId: order.tenant_id },
     );
-    await store.carts.emptyIfCheckout(order.tenant_id, userId, order._id, clock.now());
+    await store.webSessions.emptyCartIfCheckout(session, order._id);
     return order.return_url;
   }
 
@@ -313,7 +312,6 @@ export class Checkout {
   private async cartPage(
     tenant: TenantInfo,
     session: WebSessionRecord,
-    cart: CartRecord | null,
     options: {
       lang: string;
       openForm: boolean;
@@ -322,7 +320,8 @@ export class Checkout {
       values?: Record<string, string>;
     },
   ): Promise<CheckoutPage> {
-    const lines = cart && cart.items.length ? await this.linesOf(tenant, session, cart) : [];
+    const cart = session.cart;
+    const lines = cart.items.length ? await this.linesOf(tenant, session, cart) : [];
     const buyable = lines.filter((line) => line.state === 'buyable');
     const currency = tenant.currency.toUpperCase();
     const totalMinor = buyable.reduce((sum, line) => sum + toMinor(line.price!.amount, currency), 0);
@@ -332,7 +331,7 @@ export class Checkout {
       kind: lines.length ? 'checkout' : 'empty',
       lines,
       total: buyable.length ? { currency, amount: fromMinor(totalMinor, currency) } : null,
-      checkoutId: cart?.checkout_id ?? '',
+      checkoutId: cart.checkout_id,
       csrfToken: session.csrf_token,
       openForm: options.openForm,
       notice: options.notice ?? (lines.length && !buyable.length && !owned ? 'nothing_to_pay' : null),

@@ -1,8 +1,8 @@
 // The purchase redirect (GET {store}/app/purchase/{issue_id}): the gateway has
 // resolved the store's tenant and verified the JWT; this use case checks the
-// offer, gives the user an account in the store's tenant, opens a web session
-// holding the return deeplink, and puts the issue alone in the cart.
-import { randomBytes } from 'node:crypto';
+// offer, gives the user an account in the store's tenant, and opens a web
+// session holding the return deeplink and a cart with the issue alone in it.
+import { randomBytes, randomUUID } from 'node:crypto';
 import { DomainError, failedPrecondition, notFound, unauthenticated } from '@folio/errors';
 import { offerView, type SaleRefusal } from './access.js';
 import type { Clock, TenantInfo, Tenants, Users } from './ports.js';
@@ -79,21 +79,19 @@ export class Purchases {
     const secrets = randomBytes(64);
     const webSessionId = secrets.subarray(0, 32).toString('base64url');
     const maxAgeSeconds = this.settings.sessionTtlMinutes * 60;
-    // Independent writes, sent together: the redirect waits for one store round trip, not two.
-    await Promise.all([
-      store.webSessions.create({
-        _id: hashSessionId(webSessionId),
-        tenant_id: tenant.id,
-        user_id: request.userId,
-        issue_id: offer._id,
-        app_tenant_id: request.appTenantId ?? null,
-        return_scheme: returnScheme,
-        csrf_token: secrets.subarray(32).toString('base64url'),
-        created_at: now,
-        expires_at: new Date(now.getTime() + maxAgeSeconds * 1000),
-      }),
-      store.carts.replaceItems(tenant.id, request.userId, [offer._id], now),
-    ]);
+    // One insert, batched with the redirects of the same moment (InsertBatcher): the cart is the session's.
+    await store.webSessions.create({
+      _id: hashSessionId(webSessionId),
+      tenant_id: tenant.id,
+      user_id: request.userId,
+      issue_id: offer._id,
+      app_tenant_id: request.appTenantId ?? null,
+      return_scheme: returnScheme,
+      csrf_token: secrets.subarray(32).toString('base64url'),
+      cart: { items: [{ issue_id: offer._id, added_at: now }], checkout_id: randomUUID() },
+      created_at: now,
+      expires_at: new Date(now.getTime() + maxAgeSeconds * 1000),
+    });
     return {
       checkoutUrl: `${this.settings.checkoutPath}?automatically_open_checkout=true`,
       webSessionId,

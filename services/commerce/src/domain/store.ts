@@ -1,5 +1,5 @@
 // What commerce keeps, in its own terms: offers, access grants, subscription
-// plans, carts, web sessions, orders and checkout locks, and the repositories
+// plans, web sessions (with their carts), orders and checkout locks, and the repositories
 // the use cases read and write them through. data/ implements the
 // repositories over the document store (data/index.ts opens them all, app.ts
 // hands them to the use cases); the records keep the stored field names
@@ -86,18 +86,20 @@ export interface SubscriptionRecord {
   created_at: Date;
 }
 
-/** One cart per user and tenant (`<tenant>:<user>`). */
+/**
+ * The cart of a web session. It lives in the session: the purchase redirect
+ * opens a session with the issue alone in its cart, one insert (a cart of its
+ * own per user was a second write per redirect, an upsert, and most of the
+ * store's work for it). A newer redirect opens a newer session, so each
+ * browser window pays for what it was opened for.
+ */
 export interface CartRecord {
-  _id: string;
-  tenant_id: number;
-  user_id: number;
   items: { issue_id: number; added_at: Date }[];
   /**
    * Identifies this content of the cart: a new one each time the cart is
-   * filled. It is the idempotency key of its payment and order.
+   * filled or emptied. It is the idempotency key of its payment and order.
    */
   checkout_id: string;
-  updated_at: Date;
 }
 
 /** The web session the purchase redirect opens on the store (cookie `folio_session`). */
@@ -113,6 +115,7 @@ export interface WebSessionRecord {
   return_scheme: string;
   /** Synchronizer token of the pay form. */
   csrf_token: string;
+  cart: CartRecord;
   created_at: Date;
   expires_at: Date;
 }
@@ -190,21 +193,12 @@ export interface SubscriptionRepository {
   deleteOwner(owner: Owner): Promise<number>;
 }
 
-/** One cart per user and tenant. */
-export interface CartRepository {
-  /** Empties the cart and adds the issues, under a new checkout id. */
-  replaceItems(tenantId: number, userId: number, issueIds: number[], now: Date): Promise<CartRecord>;
-  find(tenantId: number, userId: number): Promise<CartRecord | null>;
-  /** Empties the cart if it still holds the paid checkout (a newer purchase redirect may have refilled it). */
-  emptyIfCheckout(tenantId: number, userId: number, checkoutId: string, now: Date): Promise<void>;
-  /** Account deletion: every cart of the user; returns how many went. */
-  deleteAllOf(userId: number): Promise<number>;
-}
-
 export interface WebSessionRepository {
   create(session: WebSessionRecord): Promise<void>;
   /** The live session of a cookie value in this tenant's store, or null. */
   findLive(sessionId: string, tenantId: number, now: Date): Promise<WebSessionRecord | null>;
+  /** Empties the session's cart (under a new checkout id) if it still holds the paid checkout. */
+  emptyCartIfCheckout(session: WebSessionRecord, checkoutId: string): Promise<void>;
   /** Account deletion: every session of the user; returns how many went. */
   deleteAllOf(userId: number): Promise<number>;
   /** Deletes the sessions expired at `now`; returns how many went. */
@@ -246,7 +240,6 @@ export interface CommerceStore {
   offers: OfferRepository;
   grants: GrantRepository;
   subscriptions: SubscriptionRepository;
-  carts: CartRepository;
   webSessions: WebSessionRepository;
   orders: OrderRepository;
   userEmails: UserEmailRepository;
