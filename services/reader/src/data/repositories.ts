@@ -115,11 +115,15 @@ export class MongoSessionRepository implements SessionRepository {
     return nextSequence(this.connection, 'reader_sessions');
   }
 
-  /** Snapshot first: a session is never visible without it. */
+  /**
+   * Both documents at once: one store round trip, not two. Neither is reachable
+   * before the caller answers with the session's token and public id, so a
+   * failure of either leaves at most an unreachable document, never a session
+   * seen without its snapshot.
+   */
   async create(session: SessionDoc): Promise<void> {
     const { snapshot, ...fields } = session;
-    await this.snapshotInserts.insert({ _id: session._id, snapshot });
-    await this.sessionInserts.insert(fields);
+    await Promise.all([this.snapshotInserts.insert({ _id: session._id, snapshot }), this.sessionInserts.insert(fields)]);
   }
 
   /** The session without its snapshot (`snapshot` empty): what a reader-token check needs. */

@@ -186,7 +186,9 @@ export class ReaderSessions {
     const publicId = newPublicId();
     const expiresAt = this.deps.tokens.readerTokenExpiry(now);
     const token = await this.deps.tokens.issueReaderToken({ sessionId, tenantId, userId, issueId, preview, previewLimit: limit }, expiresAt);
-    await this.deps.sessions.create({
+    // The session and its liveness key for the gateway are written together: nobody holds the token
+    // before this answer, so a key without its session (a failed insert) is never used.
+    const stored = this.deps.sessions.create({
       _id: sessionId,
       public_id: publicId,
       tenant_id: tenantId,
@@ -200,7 +202,7 @@ export class ReaderSessions {
       expires_at: expiresAt,
       snapshot: { ...content },
     });
-    await this.deps.liveness.started({ sessionId, userId, tokenExpiresAt: expiresAt });
+    await Promise.all([stored, this.deps.liveness.started({ sessionId, userId, tokenExpiresAt: expiresAt })]);
     return { sessionId, publicId, token, content };
   }
 
