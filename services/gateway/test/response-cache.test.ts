@@ -39,6 +39,18 @@ const touch = route({
   handler: async () => ({ status: 204 }),
 });
 
+const ask = route({
+  method: 'post',
+  path: '/test/ask',
+  tag: 'Test',
+  summary: 'A request that writes nothing the cached reads show',
+  auth: 'jwt',
+  tenant: 'none',
+  leavesCachedReads: true,
+  responses: { 200: { description: 'asked' } },
+  handler: async () => ({ status: 200, body: { asked: true } }),
+});
+
 const SETTLE_MS = 300;
 
 describe('per-user response cache', () => {
@@ -60,8 +72,8 @@ describe('per-user response cache', () => {
       RESPONSE_CACHE_SETTLE_MS: String(SETTLE_MS),
     });
     replicas = [
-      await startGateway(config, { routes: [...routeTable, counted, touch] }),
-      await startGateway(config, { routes: [...routeTable, counted, touch] }),
+      await startGateway(config, { routes: [...routeTable, counted, touch, ask] }),
+      await startGateway(config, { routes: [...routeTable, counted, touch, ask] }),
     ];
     [http, other] = replicas.map((gateway) => httpClient(gateway.url)) as [HttpClient, HttpClient];
     broker = await Broker.connect(testInfra().amqpUrl, { logger: createLogger({ service: 'test', level: 'silent' }), name: 'gw-response-cache-test' });
@@ -112,6 +124,12 @@ describe('per-user response cache', () => {
     expect((await other.post('/test/touch', { token })).status).toBe(204);
     const after = await read(http, token);
     expect(after.computed).toBeGreaterThan(stored.computed);
+  });
+
+  it('when a route leaves the cached reads as they are (a session opened, a translation), then the next read is still cached', async () => {
+    const { token, stored } = await cachedReader();
+    expect((await other.post('/test/ask', { token })).status).toBe(200);
+    expect(await read(http, token)).toEqual(stored);
   });
 
   it("when identity adds a membership, then the user's next read is computed again", async () => {

@@ -186,7 +186,9 @@ export function mountRoutes(router: Router, routes: readonly Route[], deps: Pipe
       const state = stateOf(res);
       const reply = await runWithContext(state.context, () => runRoute(route, deps, req, res));
       // A user's write is answered only once their cached reads are outdated, on every replica.
-      if (route.method !== 'get' && reply.status < 400 && state.context.userId !== undefined) await deps.responses.changed(state.context.userId);
+      if (route.method !== 'get' && !route.leavesCachedReads && reply.status < 400 && state.context.userId !== undefined) {
+        await deps.responses.changed(state.context.userId);
+      }
       send(req, res, reply);
     });
   }

@@ -149,6 +149,13 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
    * nothing but the request, that user's data and the tenant's.
    */
   cachePerUser?: boolean;
+  /**
+   * A write that changes nothing a `cachePerUser` read answers (a reader
+   * session opened, a translation asked for): the user's cached reads stay,
+   * and the answer does not wait for a new response version (a Redis round
+   * trip). Every other successful write of a user outdates their cached reads.
+   */
+  leavesCachedReads?: boolean;
   params?: P;
   query?: Q;
   body?: B;

@@ -44,10 +44,14 @@ interface Where {
   path: string;
 }
 
-function placement(version: Version, path: string): { path: string; tag: string; auth: 'jwt+reader-token' | 'reader-token'; tenant: 'single' | 'store' } {
+// No cached read shows what integrations keep (AI answers, ratings): asking for a translation does not outdate the user's library.
+function placement(
+  version: Version,
+  path: string,
+): { path: string; tag: string; auth: 'jwt+reader-token' | 'reader-token'; tenant: 'single' | 'store'; leavesCachedReads: true } {
   return version === 'v2'
-    ? { path: `/api/v2/reader/integrations/${path}`, tag: 'Integrations', auth: 'jwt+reader-token', tenant: 'single' }
-    : { path: `/api/v1/integrations/${path}`, tag: 'Reader API v1', auth: 'reader-token', tenant: 'store' };
+    ? { path: `/api/v2/reader/integrations/${path}`, tag: 'Integrations', auth: 'jwt+reader-token', tenant: 'single', leavesCachedReads: true }
+    : { path: `/api/v1/integrations/${path}`, tag: 'Reader API v1', auth: 'reader-token', tenant: 'store', leavesCachedReads: true };
 }
 
 /** Who calls and how their text is to be read: the reader-token's scope (verified by the pipeline) plus the tenant's settings. */

@@ -58,6 +58,8 @@ export const readerRoutes = [
     auth: 'jwt',
     tenant: 'single',
     uses: ['optional-reader-token'],
+    // A session is shown by nothing a cached read answers (those of a reader-token are keyed by the token).
+    leavesCachedReads: true,
     params: issueIdParams,
     query: z.object({ preview: z.enum(['true', 'false', '1', '0']).optional() }),
     responses: { 200: { description: 'Reader session by content type', schema: ReaderSession } },
