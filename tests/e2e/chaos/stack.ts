@@ -64,6 +64,19 @@ export interface Outcome {
   error?: string;
 }
 
+let freshCount = 0;
+
+/**
+ * The path with a query parameter no route reads, new on every call. The
+ * gateway's per-user response cache (services/gateway/src/http/response-cache.ts)
+ * keys answers by URL: a read it cached before a fault would answer 200 from
+ * memory for up to its TTL and hide both the fault and the recovery. With
+ * it, every request reaches the services the route needs and their breakers.
+ */
+export function uncached(path: string): string {
+  return `${path}${path.includes('?') ? '&' : '?'}fresh=${Date.now().toString(36)}-${(freshCount++).toString(36)}`;
+}
+
 export interface LoadRoute {
   name: string;
   send: () => Promise<{ status: number; headers: Headers }>;
