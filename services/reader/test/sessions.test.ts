@@ -9,6 +9,8 @@ import { reader } from '@folio/proto';
 import { testInfra } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_NAME } from '../src/app.js';
+import { MongoSessionRepository } from '../src/data/repositories.js';
+import { readerModels, type SessionDoc } from '../src/data/schemas.js';
 import { MediaUrls, packageScope } from '../src/media/signing.js';
 import { contentOf, startReaderStack, USERS, type ReaderStack } from './support/stack.js';
 
@@ -253,6 +255,58 @@ describe('v1 sessions: settings token exchange', () => {
     await expect(stack.client.getReaderSession({ storeTenantId: 1, publicId: exchanged.publicId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(stack.client.deleteReaderSession({ storeTenantId: 1, publicId: exchanged.publicId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(stack.client.verifyReaderToken({ readerToken: exchanged.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+  });
+
+  it('when a session is stored, then its snapshot rides in its document without signed URLs; one stored apart (large, or from before) reads and deletes the same', async () => {
+    const sessions = stack.db.collection<{ _id: number; snapshot?: Record<string, unknown> }>('reader_sessions');
+    const snapshots = stack.db.collection<{ _id: number; snapshot: Record<string, unknown> }>('reader_session_snapshots');
+    const { settings } = await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 });
+    const inline = await stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings!.token });
+    const stored = await sessions.findOne({ _id: inline.sessionId });
+    expect(stored?.snapshot).toMatchObject({ file_url: null, spine: contentOf(inline).epub!.spine.map(({ href, idref }) => ({ href, idref })) });
+    expect(await snapshots.findOne({ _id: inline.sessionId })).toBeNull();
+
+    // Apart, as a snapshot over INLINE_SNAPSHOT_MAX_BYTES is stored, and as every one was before.
+    const apart = await stack.client.exchangeSessionToken({
+      storeTenantId: 1,
+      token: (await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 })).settings!.token,
+    });
+    await snapshots.insertOne({ _id: apart.sessionId, snapshot: (await sessions.findOne({ _id: apart.sessionId }))!.snapshot! });
+    await sessions.updateOne({ _id: apart.sessionId }, { $unset: { snapshot: '' } });
+    const { session: read } = await stack.client.getReaderSession({ storeTenantId: 1, publicId: apart.publicId });
+    expect(read!.content?.epub).toEqual({ fileUrl: undefined, spine: contentOf(apart).epub!.spine, totalWords: contentOf(apart).epub!.totalWords });
+    expect((await stack.client.verifyReaderToken({ readerToken: apart.readerToken })).context?.sessionId).toBe(String(apart.sessionId));
+    await stack.client.deleteReaderSession({ storeTenantId: 1, publicId: apart.publicId });
+    expect(await sessions.findOne({ _id: apart.sessionId })).toBeNull();
+    expect(await snapshots.findOne({ _id: apart.sessionId })).toBeNull();
+  });
+
+  it('when a snapshot is over the inline size, then it is stored apart and the session document stays small', async () => {
+    const models = readerModels(stack.db);
+    const repository = new MongoSessionRepository(stack.db, models.sessions, models.snapshots, undefined, 64);
+    const session = (id: number, pages: number): SessionDoc => ({
+      _id: id,
+      public_id: `test-${id}`,
+      tenant_id: 1,
+      user_id: USERS.ana,
+      issue_id: 1002,
+      preview: false,
+      api: 'v1',
+      reader: null,
+      engine_host: null,
+      created_at: new Date(),
+      expires_at: new Date(Date.now() + 3_600_000),
+      snapshot: { files_info: Array.from({ length: pages }, () => ({ width: 1240, height: 1754 })) },
+    });
+    const [small, large] = [await repository.nextId(), await repository.nextId()];
+    await repository.create(session(small, 1));
+    await repository.create(session(large, 50));
+    expect((await stack.db.collection('reader_sessions').findOne({ _id: small as never }))?.snapshot).toBeDefined();
+    expect((await stack.db.collection('reader_sessions').findOne({ _id: large as never }))?.snapshot).toBeUndefined();
+    expect((await repository.findWithSnapshot(large))?.snapshot).toEqual(session(large, 50).snapshot);
+    expect(Object.keys((await repository.find(small))!)).not.toContain('snapshot');
+    await repository.delete(large);
+    expect(await stack.db.collection('reader_session_snapshots').findOne({ _id: large as never })).toBeNull();
   });
 
   it('when sessions are exchanged, then their ids are 128 random bits, and the sequential internal id addresses nothing', async () => {

@@ -20,6 +20,9 @@ export interface StructureDoc {
   audio: AudioManifest | null;
 }
 
+/** A session as stored: its snapshot inline when small, else in `reader_session_snapshots` (data/repositories.ts). */
+export type StoredSessionDoc = Omit<SessionDoc, 'snapshot'> & { snapshot?: Record<string, unknown> };
+
 export interface SnapshotDoc {
   _id: number;
   snapshot: Record<string, unknown>;
@@ -28,7 +31,7 @@ export interface SnapshotDoc {
 export interface ReaderModels {
   manifests: Model<Omit<ManifestDoc, 'epub' | 'pdf' | 'audio'>>;
   structures: Model<StructureDoc>;
-  sessions: Model<Omit<SessionDoc, 'snapshot'>>;
+  sessions: Model<StoredSessionDoc>;
   snapshots: Model<SnapshotDoc>;
   settings: Model<UserSettingsDoc>;
   positions: Model<PositionDoc>;
@@ -50,7 +53,7 @@ export function readerModels(connection: Connection): ReaderModels {
 
   const structure = new Schema<StructureDoc>({ _id: String }, { ...options, collection: 'content_structures' });
   const snapshot = new Schema<SnapshotDoc>({ _id: Number }, { ...options, collection: 'reader_session_snapshots' });
-  const session = new Schema<Omit<SessionDoc, 'snapshot'>>(
+  const session = new Schema<StoredSessionDoc>(
     { _id: Number, tenant_id: Number, user_id: Number, issue_id: Number },
     { ...options, collection: 'reader_sessions' },
   );

@@ -200,7 +200,8 @@ export class ReaderSessions {
       engine_host: input.engineHost,
       created_at: now,
       expires_at: expiresAt,
-      snapshot: { ...content },
+      // What the v1 session record shows: never a signed URL, which would be a credential at rest.
+      snapshot: { ...withoutSignedUrls(content) },
     });
     await Promise.all([stored, this.deps.liveness.started({ sessionId, userId, tokenExpiresAt: expiresAt })]);
     return { sessionId, publicId, token, content };

@@ -57,9 +57,9 @@ export interface ContentManifest {
 
 /**
  * A reader session (v1 and v2). `snapshot` is the session response as first
- * returned, without its token; it is stored apart (`reader_session_snapshots`)
- * because it can be large (a URL per page) and every reader-token check reads
- * the session.
+ * returned, without its token and signed URLs (what the v1 record shows); a
+ * large one (a page list) is stored apart from the session, because every
+ * uncached reader-token check reads the session (data/repositories.ts).
  */
 export interface SessionRecord {
   /** Internal, sequential: carried inside the reader-token, never in a URL. */
