@@ -1,9 +1,11 @@
 // account.deleted from identity: commerce erases the user's web
-// sessions, plans and grants, and keeps paid orders anonymized.
+// sessions, plans and grants, and keeps paid orders anonymized; what an
+// earlier version kept per user (carts) is dropped at start.
 import { createEvent } from '@folio/messaging';
 import { commerce } from '@folio/proto';
 import { waitFor } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCommerceStore } from '../src/data/index.js';
 import { formOf, GOOD_CARD, NONE, publishEvent, startStack, SUBSCRIPTION, TENANT, type TestStack } from './support.js';
 
 describe('account deletion', () => {
@@ -54,5 +56,14 @@ describe('account deletion', () => {
     });
     expect(gone.page!.kind).toBe(commerce.CheckoutPageKind.CHECKOUT_PAGE_KIND_SESSION_EXPIRED);
     expect((await stack.commerce.getAccess({ tenantId: TENANT.northwind, userId: ana, issueId: 1002 })).access!.reason).toBe(NONE);
+  });
+
+  it('when the database holds per-user carts from before carts moved into web sessions, then the store drops them at start', async () => {
+    await stack.db.collection('carts').insertOne({ _id: 'legacy-cart' as never, user_id: 7, tenant_id: TENANT.northwind, items: [1002] });
+    await openCommerceStore(stack.db);
+    const left = await stack.db.db!.listCollections({ name: 'carts' }, { nameOnly: true }).toArray();
+    expect(left).toEqual([]);
+    // A second start (another replica) finds nothing to drop.
+    await expect(openCommerceStore(stack.db)).resolves.toBeDefined();
   });
 });

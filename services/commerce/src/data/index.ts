@@ -34,9 +34,32 @@ export interface MongoCommerceStore extends CommerceStore {
   checkoutLocks: MongoCheckoutLockRepository;
 }
 
+/**
+ * Collections an earlier version kept and nothing reads any more: `carts`, the
+ * per-user carts until 2026-11-26 (each web session holds its own since). Their
+ * documents are unreachable and name users, so they go at start: account
+ * erasure, which deletes web sessions, then leaves nothing of a user behind.
+ */
+export const RETIRED_COLLECTIONS = ['carts'];
+
+/** NamespaceNotFound: another replica starting at the same moment dropped it first. */
+const NAMESPACE_NOT_FOUND = 26;
+
+async function dropRetiredCollections(connection: Connection): Promise<void> {
+  const db = connection.db;
+  if (!db) throw new Error('the commerce database is not connected');
+  const present = await db.listCollections({ name: { $in: RETIRED_COLLECTIONS } }, { nameOnly: true }).toArray();
+  for (const { name } of present) {
+    await db.dropCollection(name).catch((error: unknown) => {
+      if ((error as { code?: number }).code !== NAMESPACE_NOT_FOUND) throw error;
+    });
+  }
+}
+
 export async function openCommerceStore(connection: Connection, options: { offerCacheMs?: number } = {}): Promise<MongoCommerceStore> {
   const models = commerceModels(connection);
   await ensureIndexes(connection);
+  await dropRetiredCollections(connection);
   return {
     offers: new MongoOfferRepository(models.offers, options.offerCacheMs),
     grants: new MongoGrantRepository(models.grants),
