@@ -120,6 +120,9 @@ describe('a dependency that is away for a moment', () => {
       new PoolClearedError('pool cleared'),
       new MongoServerError(['RetryableWriteError']),
       shuttingDown,
+      // The socket's own error, unwrapped by the driver: a write to the store's socket as the store restarts.
+      Object.assign(new Error('write EPIPE'), { code: 'EPIPE', syscall: 'write' }),
+      Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
     ]) {
       expect(isDependencyOutage(error)).toBe(true);
       expect(toGrpcError(error)).toMatchObject({ code: status.UNAVAILABLE, details: 'Service temporarily unavailable.', isInternal: false, isOutage: true });
@@ -127,7 +130,14 @@ describe('a dependency that is away for a moment', () => {
   });
 
   it('when the error is anything else, then INTERNAL as before', () => {
-    for (const error of [new Error('boom'), new MongoServerError([]), new MongoServerError([], 11000), 'a string', null]) {
+    for (const error of [
+      new Error('boom'),
+      new MongoServerError([]),
+      new MongoServerError([], 11000),
+      Object.assign(new Error('no such file'), { code: 'ENOENT' }),
+      'a string',
+      null,
+    ]) {
       expect(isDependencyOutage(error)).toBe(false);
       expect(toGrpcError(error)).toMatchObject({ code: status.INTERNAL, isInternal: true });
     }

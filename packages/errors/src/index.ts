@@ -123,12 +123,31 @@ const OUTAGE_LABELS = ['ResetPool', 'RetryableWriteError', 'TransientTransaction
  * (FerretDB does not), so they are recognised by code too.
  */
 const OUTAGE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
+/**
+ * Node's codes of a connection that broke or could not be made. A driver
+ * usually wraps them (MongoNetworkError), but not always: a write to the
+ * store's socket just as the store restarts can reject with the socket's own
+ * `write EPIPE` (seen on docdb's Unix socket in the fault suite). Whatever
+ * the client, a dependency's connection breaking is an outage, not a bug.
+ */
+const OUTAGE_SYSTEM_CODES = new Set([
+  'EPIPE',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ENOTCONN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 export function isDependencyOutage(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
   const { name, code, hasErrorLabel } = error as { name?: unknown; code?: unknown; hasErrorLabel?: unknown };
   if (typeof name === 'string' && OUTAGE_ERROR_NAMES.has(name)) return true;
   if (name === 'MongoServerError' && typeof code === 'number' && OUTAGE_CODES.has(code)) return true;
+  if (typeof code === 'string' && OUTAGE_SYSTEM_CODES.has(code)) return true;
   if (typeof hasErrorLabel === 'function') {
     try {
       return OUTAGE_LABELS.some((label) => (hasErrorLabel as (label: string) => boolean).call(error, label));
