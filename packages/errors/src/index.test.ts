@@ -123,6 +123,9 @@ describe('a dependency that is away for a moment', () => {
       // The socket's own error, unwrapped by the driver: a write to the store's socket as the store restarts.
       Object.assign(new Error('write EPIPE'), { code: 'EPIPE', syscall: 'write' }),
       Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+      // insertMany on a pool cleared after a failure: the bulk error keeps only the pool error's label.
+      new MongoServerError(['PoolRequstedRetry']),
+      new Error('wrapped', { cause: new MongoNetworkError('connect ENOENT /run/docdb.sock') }),
     ]) {
       expect(isDependencyOutage(error)).toBe(true);
       expect(toGrpcError(error)).toMatchObject({ code: status.UNAVAILABLE, details: 'Service temporarily unavailable.', isInternal: false, isOutage: true });

@@ -114,7 +114,9 @@ const OUTAGE_ERROR_NAMES = new Set([
   'MongoTopologyClosedError',
   'MongoServerClosedError',
 ]);
-const OUTAGE_LABELS = ['ResetPool', 'RetryableWriteError', 'TransientTransactionError'];
+// PoolRequstedRetry (sic, the driver's spelling): a pool cleared after a network error; a bulk
+// write (insertMany) that failed on it carries only this label, not the pool error's name.
+const OUTAGE_LABELS = ['ResetPool', 'RetryableWriteError', 'TransientTransactionError', 'PoolRequstedRetry', 'PoolRequestedRetry'];
 /**
  * Server error codes of a store that is shutting down, recovering, not (yet)
  * primary or cut off from its peers: the "state change" and network codes of
@@ -142,9 +144,11 @@ const OUTAGE_SYSTEM_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-export function isDependencyOutage(error: unknown): boolean {
+export function isDependencyOutage(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object') return false;
-  const { name, code, hasErrorLabel } = error as { name?: unknown; code?: unknown; hasErrorLabel?: unknown };
+  const { name, code, hasErrorLabel, cause } = error as { name?: unknown; code?: unknown; hasErrorLabel?: unknown; cause?: unknown };
+  // An error that wraps an outage (a driver's wrapper around the socket's error) is one.
+  if (cause && depth < 3 && isDependencyOutage(cause, depth + 1)) return true;
   if (typeof name === 'string' && OUTAGE_ERROR_NAMES.has(name)) return true;
   if (name === 'MongoServerError' && typeof code === 'number' && OUTAGE_CODES.has(code)) return true;
   if (typeof code === 'string' && OUTAGE_SYSTEM_CODES.has(code)) return true;
