@@ -101,10 +101,10 @@ export interface SessionCache {
  * opening a session is then one insert, not two (measured with
  * `pnpm bench:api -- --only=sessions`: 5-15 % less CPU in docdb and
  * PostgreSQL per opening, against the gateway's as the yardstick on a noisy
- * machine). A larger one (a PDF's
- * page list) is stored apart, in `reader_session_snapshots`, so that reading a
- * session, which every uncached reader-token check does, never reads a large
- * document: FerretDB took 50-100 ms for one of 1,000 page entries.
+ * machine). A larger one (a PDF's page list) is stored apart, in
+ * `reader_session_snapshots`, so that reading a session, which every uncached
+ * reader-token check does, never reads a large document: FerretDB took
+ * 50-100 ms for one of 1,000 page entries.
  */
 export const INLINE_SNAPSHOT_MAX_BYTES = 8 * 1024;
 
