@@ -313,6 +313,7 @@ export function sessionRecord(session: SessionRecord): StoredSession {
     engineHost: session.engine_host,
     createdAt: new Date(session.created_at).toISOString(),
     expiresAt: new Date(session.expires_at).toISOString(),
+    // Snapshots stored before 2026-11-26 still hold the signed URLs of their first answer.
     content: withoutSignedUrls(session.snapshot as Partial<SessionContent>),
   };
 }
