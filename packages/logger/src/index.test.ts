@@ -33,6 +33,35 @@ describe('logger', () => {
     expect(lines[0]).toMatchObject({ body: { refresh_token: '[redacted]', email: 'a@b.c' } });
   });
 
+  it('when secrets sit one level down in any logged object, then each is censored and the object itself is left alone', () => {
+    const { lines, stream } = capture();
+    const log = createLogger({ service: 'test', destination: stream });
+    const input = { email: 'a@b.c', code: '123456', password: 'hunter2', access_token: 'eyJ', authorization: 'Bearer x' };
+    log.info({ input, other: { name: 'n' }, count: 3 }, 'validate');
+    expect(lines[0]).toMatchObject({
+      input: { email: 'a@b.c', code: '[redacted]', password: '[redacted]', access_token: '[redacted]', authorization: '[redacted]' },
+      other: { name: 'n' },
+      count: 3,
+    });
+    expect(input.code).toBe('123456');
+  });
+
+  it('when a request is logged, then its Authorization header is censored and its other headers kept', () => {
+    const { lines, stream } = capture();
+    const log = createLogger({ service: 'test', destination: stream });
+    const headers = { authorization: 'Bearer secret', 'user-agent': 'ua' };
+    log.info({ req: { method: 'GET', url: '/x', headers } }, 'request');
+    expect(lines[0]).toMatchObject({ req: { method: 'GET', headers: { authorization: '[redacted]', 'user-agent': 'ua' } } });
+    expect(headers.authorization).toBe('Bearer secret');
+  });
+
+  it('when an error is logged, then its code stays readable (an error code, not a login code)', () => {
+    const { lines, stream } = capture();
+    const log = createLogger({ service: 'test', destination: stream });
+    log.warn({ err: Object.assign(new Error('reset'), { code: 'ECONNRESET' }), rpc: '/a/B', code: 14 }, 'failed');
+    expect(lines[0]).toMatchObject({ err: { message: 'reset', code: 'ECONNRESET' }, rpc: '/a/B', code: 14 });
+  });
+
   it('when no context is active, then currentContext is undefined', () => {
     expect(currentContext()).toBeUndefined();
   });

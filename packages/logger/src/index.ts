@@ -5,6 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
 import pino, { type Logger as PinoLogger } from 'pino';
+import { censorSecrets } from './redaction.js';
 
 export type Logger = PinoLogger;
 
@@ -66,10 +67,8 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
         ...(ctx.userId !== undefined && { user_id: ctx.userId }),
       };
     },
-    redact: {
-      paths: ['*.password', '*.code', '*.refresh_token', '*.access_token', '*.authorization', 'req.headers.authorization'],
-      censor: '[redacted]',
-    },
+    // Secrets are censored here rather than by pino's `redact` paths: see redaction.ts for why.
+    formatters: { log: censorSecrets },
   };
   return destination ? pino(options, destination) : pino(options);
 }
