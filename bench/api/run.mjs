@@ -16,6 +16,7 @@ import { drive } from './lib/load.mjs';
 import { loginAll } from './lib/logins.mjs';
 import { prepare } from './lib/prepare.mjs';
 import { rssByService } from './lib/processes.mjs';
+import { settle } from './lib/settle.mjs';
 import { judge, loadResult, machine, medianOf, saveResult, scaleRatioTable, table, writeBlock } from './lib/report.mjs';
 import { counts, scaleUserEmail, tenantOneUsers } from '../scale/plan.mjs';
 
@@ -54,7 +55,14 @@ const noteWriters = users.filter((user) => !noteReaders.includes(user));
 log('opening reader sessions and the fixed note lists …');
 const { shelf } = await prepare(options.gateway, users, noteReaders);
 
-// 3. The bare route in its own process.
+// 3. A quiet stack: nothing left over from ./dev up, a data load or the preparation above (lib/settle.mjs).
+let settled = null;
+if (options.settleCpuPercent > 0) {
+  log(`waiting until the stack uses less than ${options.settleCpuPercent} % of a CPU …`);
+  settled = await settle({ runDir: join(root, '.local', 'run'), maxCpuPercent: options.settleCpuPercent, timeoutSeconds: options.settleTimeoutSeconds, log });
+}
+
+// 4. The bare route in its own process.
 const hello = spawn(process.execPath, [join(here, 'hello-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
 const [line] = await once(hello.stdout, 'data');
 const helloUrl = `http://127.0.0.1:${String(line).match(/listening (\d+)/)[1]}`;
@@ -87,6 +95,7 @@ try {
   result = {
     dataset: options.dataset,
     machine: atStart,
+    settled,
     connections: options.connections,
     duration: options.duration,
     rounds: options.rounds,
@@ -108,7 +117,7 @@ try {
   hello.kill('SIGTERM');
 }
 
-// 4. Report.
+// 5. Report.
 const text = table(result);
 console.log(`\n${text}\n`);
 const throttled = result.rows.filter((row) => row.statuses['429']);

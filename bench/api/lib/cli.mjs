@@ -6,6 +6,8 @@ export const USAGE = `pnpm bench:api [-- options]
   --connections=32       concurrent connections per endpoint
   --users=16             how many users share the load (demo: ana, bruno + bench-NN@example.test; scale: ana, bruno + scale users of tenant 1)
   --rest=60              seconds of rest after the load before the RSS is read again (0: skip)
+  --settle=15            before the load, wait until the stack uses less than this % of one CPU (0: do not wait)
+  --settle-timeout=300   seconds to wait for that at most
   --only=a,b             run only the endpoints whose name contains one of these words
   --no-readme            print the table without writing bench/api/README.md
   --gateway=http://127.0.0.1:8080   --maildev=http://127.0.0.1:1080`;
@@ -37,6 +39,8 @@ export function parseOptions(argv) {
     connections: number('connections', 32),
     users: Math.max(4, Math.floor(number('users', 16))),
     restSeconds: args.has('rest') ? Number(args.get('rest')) || 0 : 60,
+    settleCpuPercent: args.has('settle') ? Number(args.get('settle')) || 0 : 15,
+    settleTimeoutSeconds: number('settle-timeout', 300),
     only: args.get('only')?.split(',').filter(Boolean) ?? null,
     writeReadme: !args.has('no-readme'),
     gateway: args.get('gateway') ?? process.env.BENCH_GATEWAY_URL ?? 'http://127.0.0.1:8080',

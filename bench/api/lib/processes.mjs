@@ -1,5 +1,5 @@
-// Resident memory of each process ./dev started: the pid files in
-// .local/run/<name>.pid name the supervisor (or the process itself); its
+// Resident memory and CPU time of each process ./dev started: the pid files
+// in .local/run/<name>.pid name the supervisor (or the process itself); its
 // node child is what a pod's memory limit would see, so the figure is the
 // RSS of the whole process tree minus ./dev's own bash supervisor.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -8,8 +8,22 @@ import { join } from 'node:path';
 export const SERVICES = ['gateway', 'identity', 'catalog', 'commerce', 'reader', 'notes', 'integrations', 'docdb', 'postgres', 'redis', 'rabbitmq'];
 
 export function rssByService(runDir) {
-  const table = processTable();
   const rss = {};
+  for (const [name, tree] of Object.entries(treesByService(runDir))) rss[name] = tree.reduce((kb, entry) => kb + entry.rssKb, 0) / 1024;
+  return rss;
+}
+
+/** CPU time (clock ticks: user + system) each service's process tree has used so far. */
+export function cpuTicksByService(runDir) {
+  const ticks = {};
+  for (const [name, tree] of Object.entries(treesByService(runDir))) ticks[name] = tree.reduce((sum, entry) => sum + entry.cpuTicks, 0);
+  return ticks;
+}
+
+/** Each running service's processes, without ./dev's bash supervisor. */
+function treesByService(runDir) {
+  const table = processTable();
+  const trees = {};
   for (const name of SERVICES) {
     let pid;
     try {
@@ -18,17 +32,17 @@ export function rssByService(runDir) {
       continue;
     }
     if (!table.has(pid)) continue;
-    let kb = 0;
+    const tree = [];
     const pending = [pid];
     while (pending.length) {
       const current = pending.pop();
       const entry = table.get(current);
-      if (!entry.cmdline.includes('__supervise')) kb += entry.rssKb;
+      if (!entry.cmdline.includes('__supervise')) tree.push(entry);
       for (const [child, info] of table) if (info.ppid === current) pending.push(child);
     }
-    rss[name] = kb / 1024;
+    trees[name] = tree;
   }
-  return rss;
+  return trees;
 }
 
 function processTable() {
@@ -40,7 +54,11 @@ function processTable() {
       const ppid = Number(status.match(/^PPid:\s+(\d+)/m)?.[1]);
       const rssKb = Number(status.match(/^VmRSS:\s+(\d+)/m)?.[1] ?? 0);
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      table.set(Number(entry), { ppid, rssKb, cmdline });
+      // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), counted after the command name, which may hold spaces.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cpuTicks = Number(fields[11]) + Number(fields[12]);
+      table.set(Number(entry), { ppid, rssKb, cmdline, cpuTicks });
     } catch {
       // The process ended while we looked.
     }

@@ -65,12 +65,21 @@ const fmt = {
   ratio: (v) => (v >= 0.1 ? v.toFixed(2) : v.toFixed(3)),
 };
 
+/** How quiet the stack was when the load began (lib/settle.mjs); nothing for a run that did not wait. */
+function settledText(settled) {
+  if (!settled) return '';
+  const share = `${Math.round(settled.cpuPercent)} % of a CPU`;
+  return settled.quiet
+    ? `the stack at ${share} when the load began (after ${settled.waitedSeconds} s of waiting); `
+    : `**the stack still at ${share} after ${settled.waitedSeconds} s of waiting**; `;
+}
+
 export function table(result) {
   const rounds = result.rounds ?? 1;
   const spread = (values) => (values && values.length > 1 ? values.map(fmt.int).join(' / ') : '');
   const bareMedian = medianOf(result.bareRuns);
   const lines = [
-    `Dataset \`${result.dataset}\`; ${result.machine.nproc} CPUs, ${result.machine.memoryGb} GB, node ${result.machine.node}; ${result.machine.date}; load average ${result.machine.loadAverage} at the start; ` +
+    `Dataset \`${result.dataset}\`; ${result.machine.nproc} CPUs, ${result.machine.memoryGb} GB, node ${result.machine.node}; ${result.machine.date}; load average ${result.machine.loadAverage} at the start; ${settledText(result.settled)}` +
       `${result.connections} connections, ${rounds > 1 ? `${rounds} rounds of ` : ''}${result.duration} s per endpoint, ${result.users} users.` +
       (rounds > 1 ? ' Each row is the median of its rounds (the runs with the median req/s give p50 and p99); "rounds" shows every run.' : ''),
     '',
