@@ -219,18 +219,41 @@ const plan = [
   },
 ];
 
-/** What --remove deletes: exactly the generator's records. */
+/** What --remove deletes: exactly the generator's records, those whose field is above the generator's base. */
 const REMOVE = {
-  'identity.users': { _id: { $gt: USER_ID_BASE } },
-  'identity.memberships': { user_id: { $gt: USER_ID_BASE } },
-  'identity.sessions': { user_id: { $gt: USER_ID_BASE } },
-  'identity.refreshTokens': { user_id: { $gt: USER_ID_BASE } },
-  'catalog.issues': { _id: { $gt: ISSUE_ID_BASE } },
-  'commerce.offers': { _id: { $gt: ISSUE_ID_BASE } },
-  'commerce.grants': { issue_id: { $gt: ISSUE_ID_BASE } },
-  'reader.positions': { user_id: { $gt: USER_ID_BASE } },
-  'notes.notes': { _id: { $gt: NOTE_ID_BASE } },
+  'identity.users': ['_id', USER_ID_BASE],
+  'identity.memberships': ['user_id', USER_ID_BASE],
+  'identity.sessions': ['user_id', USER_ID_BASE],
+  'identity.refreshTokens': ['user_id', USER_ID_BASE],
+  'catalog.issues': ['_id', ISSUE_ID_BASE],
+  'commerce.offers': ['_id', ISSUE_ID_BASE],
+  'commerce.grants': ['issue_id', ISSUE_ID_BASE],
+  'reader.positions': ['user_id', USER_ID_BASE],
+  'notes.notes': ['_id', NOTE_ID_BASE],
 };
+
+/**
+ * FerretDB on PostgreSQL deletes what a filter matched with one statement
+ * holding a parameter per document, and PostgreSQL takes at most 65,535: a
+ * deleteMany of the 100,000 issues fails. So the range above the base goes
+ * in windows, halved whenever one still matches too many.
+ */
+async function removeAbove(target, field, base, label) {
+  const last = (await target.findOne({ [field]: { $gt: base } }, { [field]: 1 }).sort({ [field]: -1 }).lean())?.[field];
+  let removed = 0;
+  let step = 50_000;
+  for (let low = base; last !== undefined && low < last; ) {
+    try {
+      removed += (await target.deleteMany({ [field]: { $gt: low, $lte: low + step } })).deletedCount;
+      low += step;
+      process.stdout.write(`\r${label}: removed ${removed.toLocaleString('en')}`);
+    } catch (error) {
+      if (!String(error?.message).includes('65535 parameters') || step === 1) throw error;
+      step = Math.ceil(step / 2);
+    }
+  }
+  return removed;
+}
 
 const connections = {};
 const modelsOf = {};
@@ -243,10 +266,11 @@ const started = performance.now();
 const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
 try {
   if (args.has('remove')) {
-    for (const [key, filter] of Object.entries(REMOVE)) {
+    for (const [key, [field, base]] of Object.entries(REMOVE)) {
       const [db, model] = key.split('.');
-      const { deletedCount } = await modelsOf[db][model].deleteMany(filter);
-      console.log(`${PREFIX}${db}.${model}: removed ${deletedCount.toLocaleString('en')} (${seconds()} s)`);
+      const label = `${PREFIX}${db}.${model}`;
+      const removed = await removeAbove(modelsOf[db][model], field, base, label);
+      console.log(`\r${label}: removed ${removed.toLocaleString('en')} (${seconds()} s)`);
     }
   } else {
     console.log(`scale data x${FACTOR} into ${MONGO}/${PREFIX}<service>: ${Object.entries(N).map(([k, v]) => `${v.toLocaleString('en')} ${k}`).join(', ')}`);
