@@ -3,7 +3,7 @@
 // hashSessionId). FerretDB has no TTL indexes: expired sessions are refused on
 // read and pruned by the service.
 import { randomUUID } from 'node:crypto';
-import { insertBatcherOf, type InsertBatcher } from '@folio/mongo';
+import { deleteExpired, insertBatcherOf, type InsertBatcher } from '@folio/mongo';
 import type { Model } from 'mongoose';
 import { hashSessionId, type WebSessionRecord, type WebSessionRepository } from '../domain/store.js';
 import type { WebSessionDoc } from './schemas.js';
@@ -42,7 +42,8 @@ export class MongoWebSessionRepository implements WebSessionRepository {
     return (await this.model.deleteMany({ user_id: userId }).exec()).deletedCount;
   }
 
+  /** In windows when the backlog is larger than the store deletes at once (@folio/mongo deleteExpired). */
   async pruneExpired(now: Date): Promise<number> {
-    return (await this.model.deleteMany({ expires_at: { $lte: now } }).exec()).deletedCount;
+    return deleteExpired(this.model, 'expires_at', now);
   }
 }
