@@ -39,6 +39,9 @@ import { LocalDiskStorage } from './storage/local-disk.js';
 export const SERVICE_NAME = 'svc.reader.v1.ReaderService';
 export const SYNC_SERVICE_NAME = 'svc.reader.v1.ReaderSyncService';
 
+/** Expired sessions are pruned hourly: a scan of the sessions (ReaderSessions.pruneExpired). */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
 export interface RunningReader {
   grpcPort: number;
   /** The media HTTP server's port. */
@@ -114,6 +117,14 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
 
     const content = new ContentLinks(storage, urls);
     const sessions = new ReaderSessions({ manifests: store.manifests, sessions: store.sessions, tokens, peers, content, liveness });
+    const prune = setInterval(() => {
+      sessions
+        .pruneExpired(new Date(), config.SESSION_RETENTION_HOURS * 3_600_000)
+        .then((pruned) => pruned && logger.info({ pruned }, 'pruned expired reader sessions'))
+        .catch((error: unknown) => logger.warn({ err: error }, 'pruning reader sessions failed'));
+    }, PRUNE_EVERY_MS);
+    prune.unref();
+    teardown.add(() => clearInterval(prune));
     const settings = new ReaderSettings({
       sessions,
       settings: store.settings,

@@ -55,6 +55,8 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     /** Encrypts reader-tokens and settings tokens (JWE dir + A256GCM): 32 bytes, base64. */
     READER_TOKEN_KEY: base64Key,
     READER_TOKEN_TTL_SECONDS: env.int(86_400).pipe(z.number().min(60)),
+    /** How long a session is kept once its last token expired (its v1 record still reads meanwhile); then it is pruned. */
+    SESSION_RETENTION_HOURS: env.int(168).pipe(z.number().min(1)),
     /** Redis key prefix of the reader session liveness keys the gateway reads (`<prefix>:<session id>`); the gateway's must match. */
     READER_SESSION_LIVENESS_PREFIX: env.string('rsess'),
     /** Lifetime of the settings token the reader engine exchanges at POST {store}/api/v1/sessions. */

@@ -309,6 +309,56 @@ describe('v1 sessions: settings token exchange', () => {
     expect(await stack.db.collection('reader_session_snapshots').findOne({ _id: large as never })).toBeNull();
   });
 
+  it('when sessions expired before the prune cutoff, then they go with their snapshots stored apart; live and extended ones stay', async () => {
+    const models = readerModels(stack.db);
+    const repository = new MongoSessionRepository(stack.db, models.sessions, models.snapshots, undefined, 64);
+    // Long ago, so that no other test's session is that old.
+    const LONG_AGO = new Date('2000-01-01T00:00:00Z');
+    const CUTOFF = new Date('2001-01-01T00:00:00Z');
+    const session = (id: number, expiresAt: Date, pages: number): SessionDoc => ({
+      _id: id,
+      public_id: `prune-${id}`,
+      tenant_id: 1,
+      user_id: USERS.ana,
+      issue_id: 1002,
+      preview: false,
+      api: 'v1',
+      reader: null,
+      engine_host: null,
+      created_at: LONG_AGO,
+      expires_at: expiresAt,
+      snapshot: { files_info: Array.from({ length: pages }, () => ({ width: 1240, height: 1754 })) },
+    });
+    const [expired, expiredApart, extended, live] = [
+      await repository.nextId(),
+      await repository.nextId(),
+      await repository.nextId(),
+      await repository.nextId(),
+    ];
+    await repository.create(session(expired, LONG_AGO, 1));
+    await repository.create(session(expiredApart, LONG_AGO, 50));
+    await repository.create(session(extended, LONG_AGO, 50));
+    await repository.create(session(live, new Date(Date.now() + 3_600_000), 1));
+    await repository.extend(extended, new Date(Date.now() + 3_600_000));
+
+    expect(await repository.pruneExpired(CUTOFF)).toBe(2);
+    expect(await repository.find(expired)).toBeNull();
+    expect(await repository.find(expiredApart)).toBeNull();
+    expect(await stack.db.collection('reader_session_snapshots').findOne({ _id: expiredApart as never })).toBeNull();
+    expect((await repository.findWithSnapshot(extended))?.snapshot).toEqual(session(extended, LONG_AGO, 50).snapshot);
+    expect(await repository.find(live)).not.toBeNull();
+  });
+
+  it('when a session is resumed with a new token, then it is kept at least as long as that token lives', async () => {
+    const anas = await open(USERS.ana, 1001);
+    const sessions = stack.db.collection<{ _id: number; expires_at: Date }>('reader_sessions');
+    await sessions.updateOne({ _id: anas.sessionId }, { $set: { expires_at: new Date('2000-01-01T00:00:00Z') } });
+    const mine = (await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001, readerToken: anas.readerToken })).settings!;
+    const resumed = await stack.client.exchangeSessionToken({ storeTenantId: 1, token: mine.token });
+    expect(resumed.sessionId).toBe(anas.sessionId);
+    expect((await sessions.findOne({ _id: anas.sessionId }))!.expires_at.getTime()).toBeGreaterThan(Date.now() + 3_600_000);
+  });
+
   it('when sessions are exchanged, then their ids are 128 random bits, and the sequential internal id addresses nothing', async () => {
     const { settings } = await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 });
     const first = await stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings!.token });

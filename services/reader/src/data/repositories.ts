@@ -2,7 +2,7 @@
 // (domain/store.ts) over the document store, with this replica's caches.
 // Every read of tenant content names the tenant; user data is keyed by user.
 // Results are plain objects.
-import { ensureIndexes, insertBatcherOf, isDuplicateKeyError, type InsertBatcher, nextSequence, type Connection } from '@folio/mongo';
+import { deleteExpired, ensureIndexes, insertBatcherOf, isDuplicateKeyError, type InsertBatcher, nextSequence, type Connection } from '@folio/mongo';
 import type { ReferenceCache } from '@folio/messaging';
 import type { Model } from 'mongoose';
 import {
@@ -150,7 +150,25 @@ export class MongoSessionRepository implements SessionRepository {
   async create(session: SessionDoc): Promise<void> {
     const { snapshot, ...fields } = session;
     if (Buffer.byteLength(JSON.stringify(snapshot)) <= this.inlineSnapshotMaxBytes) return this.sessionInserts.insert(session);
-    await Promise.all([this.snapshotInserts.insert({ _id: session._id, snapshot }), this.sessionInserts.insert(fields)]);
+    await Promise.all([this.snapshotInserts.insert({ _id: session._id, snapshot, expires_at: session.expires_at }), this.sessionInserts.insert(fields)]);
+  }
+
+  async extend(id: number, expiresAt: Date): Promise<void> {
+    const later = { $max: { expires_at: expiresAt } };
+    await Promise.all([this.model.updateOne({ _id: id }, later).exec(), this.snapshots.updateOne({ _id: id }, later).exec()]);
+    this.forget({ sessionId: id });
+  }
+
+  /**
+   * A scan of both collections, on FerretDB (a range filter is not pushed
+   * down) and on MongoDB (no index on `expires_at`: every session insert
+   * would pay for it), which is why it runs hourly, in the background.
+   */
+  async pruneExpired(before: Date): Promise<number> {
+    const sessions = await deleteExpired(this.model, 'expires_at', before);
+    // Snapshots stored apart before they carried expires_at are not matched, and stay.
+    await deleteExpired(this.snapshots, 'expires_at', before);
+    return sessions;
   }
 
   /** The session without its snapshot: what a reader-token check needs; from memory when cached (an absent one is always asked). */

@@ -26,6 +26,8 @@ export type StoredSessionDoc = Omit<SessionDoc, 'snapshot'> & { snapshot?: Recor
 export interface SnapshotDoc {
   _id: number;
   snapshot: Record<string, unknown>;
+  /** Its session's, so that both are pruned alike; missing on snapshots stored before 2026-11-26. */
+  expires_at?: Date;
 }
 
 export interface ReaderModels {

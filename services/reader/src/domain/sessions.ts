@@ -178,6 +178,8 @@ export class ReaderSessions {
       }
       const tokenExpiresAt = this.deps.tokens.readerTokenExpiry(now);
       const token = await this.deps.tokens.issueReaderToken({ ...resumed, preview, previewLimit: limit }, tokenExpiresAt);
+      // The session lives as long as its newest token: it is not pruned before that (pruneExpired).
+      await this.deps.sessions.extend(resumed.sessionId, tokenExpiresAt);
       await this.deps.liveness.confirmed({ sessionId: resumed.sessionId, userId: resumed.userId, tokenExpiresAt });
       return { sessionId: resumed.sessionId, publicId: null, token, content };
     }
@@ -266,6 +268,15 @@ export class ReaderSessions {
     const claims = await this.verify(token, expectedTenantId);
     await this.deps.liveness.confirmed({ sessionId: claims.sessionId, userId: claims.userId, tokenExpiresAt: claims.expiresAt });
     return claims;
+  }
+
+  /**
+   * Forgets the sessions whose last token expired more than `retentionMs`
+   * ago: their tokens no longer work, and their v1 records have been
+   * readable that long. Their liveness keys in Redis expired with the tokens.
+   */
+  pruneExpired(now: Date, retentionMs: number): Promise<number> {
+    return this.deps.sessions.pruneExpired(new Date(now.getTime() - retentionMs));
   }
 
   /** Account erasure: the sessions' ends are announced before the store forgets them, like a DELETE's. */

@@ -79,6 +79,7 @@ export interface SessionRecord {
   reader: string | null;
   engine_host: string | null;
   created_at: Date;
+  /** When its newest reader-token expires (a resume with a new token moves it on); pruned some days later. */
   expires_at: Date;
   snapshot: Record<string, unknown>;
 }
@@ -134,6 +135,10 @@ export interface SessionRepository {
   idsOf(userId: number): Promise<number[]>;
   /** Account erasure: every session of the user; returns how many went. */
   deleteAllOf(userId: number): Promise<number>;
+  /** A resumed session's new token lives until `expiresAt`: its `expires_at` becomes that, if later. */
+  extend(id: number, expiresAt: Date): Promise<void>;
+  /** Deletes the sessions whose last token expired at or before `before`; returns how many went. */
+  pruneExpired(before: Date): Promise<number>;
 }
 
 export interface UserSettingsRepository {
