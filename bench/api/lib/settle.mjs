@@ -3,7 +3,7 @@
 // catalog catches up for minutes: the scale run of 2026-11-26 16:50, started
 // 30 s after the load, had six cached reads at 0.66-0.79 of their demo
 // figure (each over its bare route), and the same reads on the same stack
-// 50 minutes later were at 0.95-1.1 of it. So the benchmark waits until the
+// 50 minutes later were at 0.91-1.08 of it. So the benchmark waits until the
 // stack's processes together use less than `maxCpuPercent` of one CPU over
 // `windowSeconds`, and says so; after `timeoutSeconds` it goes on anyway and
 // the table says the stack was still busy.
