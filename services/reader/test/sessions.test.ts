@@ -281,23 +281,28 @@ describe('v1 sessions: settings token exchange', () => {
     expect(await snapshots.findOne({ _id: apart.sessionId })).toBeNull();
   });
 
-  it('when a snapshot is over the inline size, then it is stored apart and the session document stays small', async () => {
+  /** The repository with snapshots over 64 bytes stored apart: a PDF snapshot of 50 pages is, one of a page is not. */
+  const smallInlineRepository = () => {
     const models = readerModels(stack.db);
-    const repository = new MongoSessionRepository(stack.db, models.sessions, models.snapshots, undefined, 64);
-    const session = (id: number, pages: number): SessionDoc => ({
-      _id: id,
-      public_id: `test-${id}`,
-      tenant_id: 1,
-      user_id: USERS.ana,
-      issue_id: 1002,
-      preview: false,
-      api: 'v1',
-      reader: null,
-      engine_host: null,
-      created_at: new Date(),
-      expires_at: new Date(Date.now() + 3_600_000),
-      snapshot: { files_info: Array.from({ length: pages }, () => ({ width: 1240, height: 1754 })) },
-    });
+    return new MongoSessionRepository(stack.db, models.sessions, models.snapshots, undefined, 64);
+  };
+  const session = (id: number, pages: number, expiresAt = new Date(Date.now() + 3_600_000)): SessionDoc => ({
+    _id: id,
+    public_id: `test-${id}`,
+    tenant_id: 1,
+    user_id: USERS.ana,
+    issue_id: 1002,
+    preview: false,
+    api: 'v1',
+    reader: null,
+    engine_host: null,
+    created_at: new Date(),
+    expires_at: expiresAt,
+    snapshot: { files_info: Array.from({ length: pages }, () => ({ width: 1240, height: 1754 })) },
+  });
+
+  it('when a snapshot is over the inline size, then it is stored apart and the session document stays small', async () => {
+    const repository = smallInlineRepository();
     const [small, large] = [await repository.nextId(), await repository.nextId()];
     await repository.create(session(small, 1));
     await repository.create(session(large, 50));
@@ -310,42 +315,27 @@ describe('v1 sessions: settings token exchange', () => {
   });
 
   it('when sessions expired before the prune cutoff, then they go with their snapshots stored apart; live and extended ones stay', async () => {
-    const models = readerModels(stack.db);
-    const repository = new MongoSessionRepository(stack.db, models.sessions, models.snapshots, undefined, 64);
+    const repository = smallInlineRepository();
     // Long ago, so that no other test's session is that old.
     const LONG_AGO = new Date('2000-01-01T00:00:00Z');
     const CUTOFF = new Date('2001-01-01T00:00:00Z');
-    const session = (id: number, expiresAt: Date, pages: number): SessionDoc => ({
-      _id: id,
-      public_id: `prune-${id}`,
-      tenant_id: 1,
-      user_id: USERS.ana,
-      issue_id: 1002,
-      preview: false,
-      api: 'v1',
-      reader: null,
-      engine_host: null,
-      created_at: LONG_AGO,
-      expires_at: expiresAt,
-      snapshot: { files_info: Array.from({ length: pages }, () => ({ width: 1240, height: 1754 })) },
-    });
     const [expired, expiredApart, extended, live] = [
       await repository.nextId(),
       await repository.nextId(),
       await repository.nextId(),
       await repository.nextId(),
     ];
-    await repository.create(session(expired, LONG_AGO, 1));
-    await repository.create(session(expiredApart, LONG_AGO, 50));
-    await repository.create(session(extended, LONG_AGO, 50));
-    await repository.create(session(live, new Date(Date.now() + 3_600_000), 1));
+    await repository.create(session(expired, 1, LONG_AGO));
+    await repository.create(session(expiredApart, 50, LONG_AGO));
+    await repository.create(session(extended, 50, LONG_AGO));
+    await repository.create(session(live, 1));
     await repository.extend(extended, new Date(Date.now() + 3_600_000));
 
     expect(await repository.pruneExpired(CUTOFF)).toBe(2);
     expect(await repository.find(expired)).toBeNull();
     expect(await repository.find(expiredApart)).toBeNull();
     expect(await stack.db.collection('reader_session_snapshots').findOne({ _id: expiredApart as never })).toBeNull();
-    expect((await repository.findWithSnapshot(extended))?.snapshot).toEqual(session(extended, LONG_AGO, 50).snapshot);
+    expect((await repository.findWithSnapshot(extended))?.snapshot).toEqual(session(extended, 50).snapshot);
     expect(await repository.find(live)).not.toBeNull();
   });
 
