@@ -50,7 +50,7 @@ const service = (name) => {
   };
 };
 const identity = service('identity');
-const { connectMongo, ensureIndexes } = await import(pathToFileURL(identity.require.resolve('@folio/mongo')).href);
+const { connectMongo, ensureIndexes, isTooManyToDeleteAtOnce } = await import(pathToFileURL(identity.require.resolve('@folio/mongo')).href);
 const { Types } = identity.require('mongoose');
 const models = {
   identity: (await identity.dist('data/schemas.js')).identityModels,
@@ -233,10 +233,9 @@ const REMOVE = {
 };
 
 /**
- * FerretDB on PostgreSQL deletes what a filter matched with one statement
- * holding a parameter per document, and PostgreSQL takes at most 65,535: a
- * deleteMany of the 100,000 issues fails. So the range above the base goes
- * in windows, halved whenever one still matches too many.
+ * A deleteMany of the 100,000 issues is refused by FerretDB on PostgreSQL
+ * (packages/mongo/src/delete-expired.ts says why), so the range above the
+ * base goes in windows, halved whenever one still matches too many.
  */
 async function removeAbove(target, field, base, label) {
   const last = (await target.findOne({ [field]: { $gt: base } }, { [field]: 1 }).sort({ [field]: -1 }).lean())?.[field];
@@ -248,7 +247,7 @@ async function removeAbove(target, field, base, label) {
       low += step;
       process.stdout.write(`\r${label}: removed ${removed.toLocaleString('en')}`);
     } catch (error) {
-      if (!String(error?.message).includes('65535 parameters') || step === 1) throw error;
+      if (!isTooManyToDeleteAtOnce(error) || step === 1) throw error;
       step = Math.ceil(step / 2);
     }
   }
