@@ -32,7 +32,7 @@ func main() {
 // Garbage collection: FerretDB allocates ~35 KB per command (BSON decoded to
 // its types, SQL built, rows decoded) over a live heap of 2-3 MB. At Go's
 // default GOGC=100 the heap goal is the 4 MB minimum, so under 500 writes a
-// second it collects about ten times a second; at 400 the goal is ~16 MB
+// second it collects six to eight times a second; at 400 the goal is ~16 MB
 // and it collects every 0.75 s (GODEBUG=gctrace=1). docdb's CPU per saved
 // reading position, five pairs of alternating runs (`pnpm bench:api --
 // --only=last-location`, /proc): median 0.47 ms at 100, 0.41 at 400. The

@@ -4,7 +4,7 @@
 // RSS of the whole process tree minus ./dev's own bash supervisor. A tree of
 // several processes (PostgreSQL's postmaster and its backends) is summed by
 // PSS instead: its processes share the server's buffers, which RSS would
-// count again for every backend (40 backends: 5,000 MB by RSS, ~1,000 by PSS).
+// count again for every backend (40 backends: 5,001 MB by RSS, 325 by PSS).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
