@@ -28,4 +28,23 @@ describe('loadConfig', () => {
       .transform((e) => ({ http: { port: e.PORT }, on: e.ON, hosts: e.HOSTS }));
     expect(loadConfig(schema, { PORT: '8080', ON: 'true', HOSTS: 'a, b' })).toEqual({ http: { port: 8080 }, on: true, hosts: ['a', 'b'] });
   });
+
+  it('when a gRPC address is host:port, [IPv6]:port or unix:/absolute/path, then it is taken; anything else is refused with its key', () => {
+    const schema = z.object({ PEER_ADDR: env.grpcAddress('127.0.0.1:50051') });
+    for (const value of ['catalog:50052', '10.0.0.7:50052', '[::1]:50052', 'unix:/work/.local/run/catalog.grpc.sock']) {
+      expect(loadConfig(schema, { PEER_ADDR: value }).PEER_ADDR).toBe(value);
+    }
+    expect(loadConfig(schema, {}).PEER_ADDR).toBe('127.0.0.1:50051');
+    for (const value of ['catalog', 'http://catalog:50052', 'unix:relative.sock', 'catalog:port']) {
+      expect(() => loadConfig(schema, { PEER_ADDR: value }), value).toThrow(/PEER_ADDR: must be host:port or unix:\/absolute\/path/);
+    }
+  });
+
+  it('when GRPC_UNIX_SOCKET is blank or absent, then there is none; a relative path is refused', () => {
+    const schema = serviceEnv({ grpcPort: 1, database: 'x' });
+    expect(loadConfig(schema, {}).GRPC_UNIX_SOCKET).toBeUndefined();
+    expect(loadConfig(schema, { GRPC_UNIX_SOCKET: ' ' }).GRPC_UNIX_SOCKET).toBeUndefined();
+    expect(loadConfig(schema, { GRPC_UNIX_SOCKET: '/tmp/x.sock' }).GRPC_UNIX_SOCKET).toBe('/tmp/x.sock');
+    expect(() => loadConfig(schema, { GRPC_UNIX_SOCKET: 'x.sock' })).toThrow(/GRPC_UNIX_SOCKET: must be an absolute path/);
+  });
 });

@@ -1,3 +1,4 @@
+import { lstat, unlink } from 'node:fs/promises';
 import { Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { internalReply, toGrpcError } from '@folio/errors';
 import { runWithContext, type Logger, type RequestContext } from '@folio/logger';
@@ -92,7 +93,14 @@ function wrap(logger: Logger, path: string, handler: (request: unknown, call: Ca
  * Starts a gRPC server with the given services and grpc.health.v1.
  * Port 0 picks a free port (component tests).
  */
-export async function startGrpcServer(options: { logger: Logger; port: number; host?: string; services: ServiceRegistration<any>[] }): Promise<GrpcServer> {
+export async function startGrpcServer(options: {
+  logger: Logger;
+  port: number;
+  host?: string;
+  /** A Unix socket to listen on as well (absolute path), for callers on the same host. */
+  unixSocket?: string;
+  services: ServiceRegistration<any>[];
+}): Promise<GrpcServer> {
   const { logger } = options;
   // No channelz: see CHANNEL_OPTIONS.
   const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024, 'grpc.enable_channelz': 0 });
@@ -116,7 +124,15 @@ export async function startGrpcServer(options: { logger: Logger; port: number; h
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );
-  logger.info({ port }, 'gRPC server listening');
+  if (options.unixSocket) {
+    // A socket file left by a killed process refuses the bind (nothing listens on it any
+    // more); anything else at the path is not ours to remove, and the bind names it.
+    if ((await lstat(options.unixSocket).catch(() => undefined))?.isSocket()) await unlink(options.unixSocket);
+    await new Promise<void>((resolve, reject) =>
+      server.bindAsync(`unix:${options.unixSocket}`, ServerCredentials.createInsecure(), (error) => (error ? reject(error) : resolve())),
+    );
+  }
+  logger.info({ port, ...(options.unixSocket && { unix_socket: options.unixSocket }) }, 'gRPC server listening');
 
   return {
     server,

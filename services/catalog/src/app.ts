@@ -156,6 +156,7 @@ export async function startCatalog(
     const grpc = await startGrpcServer({
       logger,
       port: config.GRPC_PORT,
+      unixSocket: config.GRPC_UNIX_SOCKET,
       services: [
         {
           name: SERVICE_NAME,

@@ -4,17 +4,15 @@ import { accountEraserEnv, env, loadConfig, serviceEnv } from '@folio/config';
 import { tmpdir } from 'node:os';
 import { z } from 'zod';
 
-const address = (fallback: string) => z.string().min(1).default(fallback);
-
 export const DEV_CURSOR_SECRET = 'dev-only-catalog-cursor-secret-change-me';
 
 export const configSchema = serviceEnv({ grpcPort: 50052, database: 'folio_catalog' }).extend({
   /** Tenant settings (storefront_search flag, domain) come from identity's GetTenant. */
-  IDENTITY_ADDR: address('127.0.0.1:50051'),
+  IDENTITY_ADDR: env.grpcAddress('127.0.0.1:50051'),
   /** Access decisions and storefront offers come from commerce. */
-  COMMERCE_ADDR: address('127.0.0.1:50053'),
+  COMMERCE_ADDR: env.grpcAddress('127.0.0.1:50053'),
   /** Reading positions (continue reading) come from reader; while it is down that shelf is empty. */
-  READER_ADDR: address('127.0.0.1:50054'),
+  READER_ADDR: env.grpcAddress('127.0.0.1:50054'),
   /** Deadline of each call to identity and commerce; below the gateway's own deadline (2 s). */
   UPSTREAM_DEADLINE_MS: env.int(1_500).pipe(z.number().min(50)),
   /** Deadline of reader calls: a slow reader only costs the continue-reading shelf. */

@@ -104,6 +104,7 @@ export async function startCommerce(
     const grpc = await startGrpcServer({
       logger,
       port: config.GRPC_PORT,
+      unixSocket: config.GRPC_UNIX_SOCKET,
       services: [{ name: SERVICE_NAME, definition: commerce.CommerceServiceService, handlers: commerceHandlers({ access, purchases, checkout }) }],
     });
     teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));

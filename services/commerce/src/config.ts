@@ -3,18 +3,11 @@
 import { accountEraserEnv, env, loadConfig, serviceEnv } from '@folio/config';
 import { z } from 'zod';
 
-/** host:port of a gRPC peer. */
-const address = (fallback: string) =>
-  z
-    .string()
-    .default(fallback)
-    .refine((v) => /^[^\s:]+:\d{1,5}$/.test(v), 'must be host:port');
-
 export const configSchema = serviceEnv({ grpcPort: 50053, database: 'folio_commerce' }).extend({
   /** identity: tenants (currency, free access, app schemes), users' e-mails, memberships. */
-  IDENTITY_ADDR: address('127.0.0.1:50051'),
+  IDENTITY_ADDR: env.grpcAddress('127.0.0.1:50051'),
   /** catalog: issue names on the checkout page (the offer's seeded name is the fallback). */
-  CATALOG_ADDR: address('127.0.0.1:50052'),
+  CATALOG_ADDR: env.grpcAddress('127.0.0.1:50052'),
   /** Deadline of calls to identity and catalog. */
   PEER_DEADLINE_MS: env.int(2_000).pipe(z.number().min(1)),
   /** The catalog lookup of the checkout page gives up sooner: the page has a fallback name. */

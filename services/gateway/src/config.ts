@@ -4,12 +4,6 @@ import { env, loadConfig } from '@folio/config';
 import { z } from 'zod';
 import { trustedProxies } from './http/client-ip.js';
 
-const address = (fallback: string) =>
-  z
-    .string()
-    .default(fallback)
-    .refine((v) => /^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/.test(v), 'must be host:port');
-
 /** Sizes as body-parser understands them: `64kb`, `1mb`, or bytes. */
 const byteSize = (fallback: string) =>
   z
@@ -25,12 +19,12 @@ export const configSchema = z
     /** Where the gateway is reached; used in the OpenAPI `servers` list. */
     PUBLIC_BASE_URL: env.url('http://127.0.0.1:8080'),
 
-    IDENTITY_ADDR: address('127.0.0.1:50051'),
-    CATALOG_ADDR: address('127.0.0.1:50052'),
-    COMMERCE_ADDR: address('127.0.0.1:50053'),
-    READER_ADDR: address('127.0.0.1:50054'),
-    NOTES_ADDR: address('127.0.0.1:50055'),
-    INTEGRATIONS_ADDR: address('127.0.0.1:50056'),
+    IDENTITY_ADDR: env.grpcAddress('127.0.0.1:50051'),
+    CATALOG_ADDR: env.grpcAddress('127.0.0.1:50052'),
+    COMMERCE_ADDR: env.grpcAddress('127.0.0.1:50053'),
+    READER_ADDR: env.grpcAddress('127.0.0.1:50054'),
+    NOTES_ADDR: env.grpcAddress('127.0.0.1:50055'),
+    INTEGRATIONS_ADDR: env.grpcAddress('127.0.0.1:50056'),
     REDIS_URL: env.url('redis://127.0.0.1:6379'),
     /** RabbitMQ: the owners' events that drop cached responses (access.changed, tenant.updated). */
     AMQP_URL: env.url('amqp://guest:guest@127.0.0.1:5672'),

@@ -148,6 +148,7 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
     const grpc = await startGrpcServer({
       logger,
       port: config.GRPC_PORT,
+      unixSocket: config.GRPC_UNIX_SOCKET,
       services: [
         {
           name: SERVICE_NAME,

@@ -137,6 +137,7 @@ export async function startIntegrations(
     const grpc = await startGrpcServer({
       logger,
       port: config.GRPC_PORT,
+      unixSocket: config.GRPC_UNIX_SOCKET,
       services: [
         {
           name: SERVICE_NAME,

@@ -44,6 +44,7 @@ export async function startNotes(config: NotesConfig, logger: Logger = createLog
     const grpc = await startGrpcServer({
       logger,
       port: config.GRPC_PORT,
+      unixSocket: config.GRPC_UNIX_SOCKET,
       services: [{ name: SERVICE_NAME, definition: notes.NotesServiceService, handlers: notesHandlers({ notes: new Notes(repository, logger) }) }],
     });
     teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));

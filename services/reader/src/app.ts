@@ -187,6 +187,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const grpc = await startGrpcServer({
       logger,
       port: config.GRPC_PORT,
+      unixSocket: config.GRPC_UNIX_SOCKET,
       services: [
         {
           name: SERVICE_NAME,

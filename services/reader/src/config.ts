@@ -4,8 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { accountEraserEnv, env, loadConfig, serviceEnv } from '@folio/config';
 import { z } from 'zod';
 
-const address = (fallback: string) => z.string().min(1).default(fallback);
-
 /** Dev-only keys: public, so a production process must bring its own. */
 const DEV_READER_TOKEN_KEY = Buffer.from('dev-only-reader-token-key-32byte').toString('base64');
 const DEV_MEDIA_SIGNING_KEY = 'dev-only-media-signing-key-change-me';
@@ -22,9 +20,9 @@ const base64Key = z
 
 export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reader' })
   .extend({
-    IDENTITY_ADDR: address('127.0.0.1:50051'),
-    CATALOG_ADDR: address('127.0.0.1:50052'),
-    COMMERCE_ADDR: address('127.0.0.1:50053'),
+    IDENTITY_ADDR: env.grpcAddress('127.0.0.1:50051'),
+    CATALOG_ADDR: env.grpcAddress('127.0.0.1:50052'),
+    COMMERCE_ADDR: env.grpcAddress('127.0.0.1:50053'),
     /** Deadline of each call to identity, catalog and commerce; below the gateway's own (2 s). */
     UPSTREAM_DEADLINE_MS: env.int(1_500).pipe(z.number().min(50)),
     /** How long tenant settings from identity are reused. */
