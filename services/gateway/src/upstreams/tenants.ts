@@ -2,6 +2,11 @@
 // process for a short while: nearly every request needs one, and tenants
 // change rarely. Unknown ids and hosts are remembered briefly too, so a
 // client that repeats a bad header does not reach identity every time.
+// While identity cannot answer, an expired entry is served as it last was
+// (and asked for again after STALE_RETRY_MS): an identity outage must not take
+// every tenant's routes down with it whenever an entry happens to expire.
+// `tenant.updated` clears the cache (app.ts), so what is served stale was
+// never replaced.
 import type { identity } from '@folio/proto';
 import { isDomainError } from './breaker.js';
 import type { GuardedClient } from './index.js';
@@ -10,9 +15,18 @@ type Tenant = identity.Tenant;
 
 const MAX_ENTRIES = 5_000;
 const NEGATIVE_TTL_MS = 5_000;
+/** How soon an entry served stale (its owner failed to answer) is asked for again. */
+export const STALE_RETRY_MS = 1_000;
+
+interface Entry<V> {
+  value: Promise<V>;
+  expires: number;
+  /** The last value loaded: what an outage falls back to. */
+  last?: { value: V };
+}
 
 class TtlCache<K, V> {
-  private readonly entries = new Map<K, { value: Promise<V>; expires: number }>();
+  private readonly entries = new Map<K, Entry<V>>();
 
   constructor(private readonly ttlMs: (value: V) => number) {}
 
@@ -20,12 +34,26 @@ class TtlCache<K, V> {
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && hit.expires > now) return hit.value;
-    const value = load();
+    const last = hit?.last;
+    let servedStale = false;
+    const value = last
+      ? load().catch(() => {
+          servedStale = true;
+          return last.value;
+        })
+      : load();
     // In flight: shared by concurrent callers until it settles.
-    this.entries.set(key, { value, expires: Number.POSITIVE_INFINITY });
+    this.entries.set(key, { value, expires: Number.POSITIVE_INFINITY, last });
     value.then(
-      (settled) => this.entries.set(key, { value, expires: Date.now() + this.ttlMs(settled) }),
-      () => this.entries.delete(key),
+      (settled) => {
+        // A clear() meanwhile dropped this entry: it is not put back.
+        if (this.entries.get(key)?.value !== value) return;
+        const expires = Date.now() + (servedStale ? STALE_RETRY_MS : this.ttlMs(settled));
+        this.entries.set(key, { value, expires, last: { value: settled } });
+      },
+      () => {
+        if (this.entries.get(key)?.value === value) this.entries.delete(key);
+      },
     );
     if (this.entries.size > MAX_ENTRIES) {
       // Maps iterate in insertion order: drop the oldest.
@@ -53,7 +81,7 @@ export class TenantDirectory {
     this.byDomain = new TtlCache(ttl);
   }
 
-  /** The tenant, or null when identity does not know it; outages throw. */
+  /** The tenant, or null when identity does not know it; an outage throws unless the tenant was loaded before. */
   byTenantId(tenantId: number): Promise<Tenant | null> {
     return this.byId.get(tenantId, () => this.orNull(this.identity.getTenant({ tenantId })));
   }

@@ -1,4 +1,7 @@
-// Peers over gRPC: identity (tenant settings, cached briefly), catalog (issue
+// Peers over gRPC: identity (tenant settings, cached briefly, and served as
+// they last were while identity does not answer, as catalog and commerce
+// do: an identity outage must not fail every reader route whenever a
+// tenant's entry expires), catalog (issue
 // metadata, cached briefly; favorites, asked every time: a flag the user just
 // set must show at once) and commerce (the access decision). Every call carries
 // the deadline and the caller's request context (createPromiseClient).
@@ -38,6 +41,8 @@ export class GrpcPeers implements Peers {
   private readonly catalog: PromiseClient<catalog.CatalogServiceClient>;
   private readonly commerce: PromiseClient<commerce.CommerceServiceClient>;
   private readonly tenants: ReferenceCache<number, TenantInfo>;
+  /** Each tenant as identity last answered, kept past the cache's TTL: the fallback while identity does not answer. */
+  private readonly lastTenants = new Map<number, TenantInfo>();
   private readonly issues: ReferenceCache<string, IssueInfo>;
 
   constructor(
@@ -54,35 +59,28 @@ export class GrpcPeers implements Peers {
 
   tenant(tenantId: number): Promise<TenantInfo> {
     // Concurrent misses share one call; a failure is not kept.
-    return this.tenants.get(tenantId, () => this.fetchTenant(tenantId));
+    return this.tenants
+      .get(tenantId, () => this.fetchTenant(tenantId))
+      .catch((error: unknown) => {
+        const last = this.lastTenants.get(tenantId);
+        if (!last || (error instanceof DomainError && error.code === 'NOT_FOUND')) throw error;
+        this.logger.warn({ err: error, tenant_id: tenantId }, 'identity did not answer; using the tenant as it last was');
+        return last;
+      });
   }
 
   private fetchTenant(tenantId: number): Promise<TenantInfo> {
     return this.identity.getTenant({ tenantId }).then(({ tenant }) => {
-      if (!tenant) throw new DomainError('NOT_FOUND', 'Tenant not found.');
-      const reader = tenant.reader;
-      return {
-        id: tenant.id,
-        name: tenant.name,
-        domain: tenant.domain,
-        lang: tenant.lang,
-        previewPercentage: tenant.previewPercentage,
-        features: {
-          tts: tenant.features?.tts ?? false,
-          search: tenant.features?.search ?? false,
-          concurrency_limit: tenant.features?.concurrencyLimit ?? false,
-          chinese_voice: tenant.features?.chineseVoice ?? false,
-        },
-        reader: {
-          pdfLayout: reader?.pdfLayout ?? null,
-          tts: reader?.tts ?? false,
-          theme: reader?.theme ?? null,
-          extras: reader?.extras ?? [],
-          customStyles: reader?.customStyles ?? null,
-        },
-        exitUrl: tenant.exitUrl,
-        twitterUser: tenant.twitterUser,
-      };
+      if (!tenant) {
+        this.lastTenants.delete(tenantId);
+        throw new DomainError('NOT_FOUND', 'Tenant not found.');
+      }
+      const info = tenantInfoOf(tenant);
+      this.lastTenants.delete(tenantId);
+      this.lastTenants.set(tenantId, info);
+      // Insertion order: the tenant answered longest ago goes first.
+      if (this.lastTenants.size > MAX_CACHED_TENANTS) this.lastTenants.delete(this.lastTenants.keys().next().value as number);
+      return info;
     });
   }
 
@@ -142,4 +140,30 @@ export class GrpcPeers implements Peers {
     this.catalog.close();
     this.commerce.close();
   }
+}
+
+function tenantInfoOf(tenant: identity.Tenant): TenantInfo {
+  const reader = tenant.reader;
+  return {
+    id: tenant.id,
+    name: tenant.name,
+    domain: tenant.domain,
+    lang: tenant.lang,
+    previewPercentage: tenant.previewPercentage,
+    features: {
+      tts: tenant.features?.tts ?? false,
+      search: tenant.features?.search ?? false,
+      concurrency_limit: tenant.features?.concurrencyLimit ?? false,
+      chinese_voice: tenant.features?.chineseVoice ?? false,
+    },
+    reader: {
+      pdfLayout: reader?.pdfLayout ?? null,
+      tts: reader?.tts ?? false,
+      theme: reader?.theme ?? null,
+      extras: reader?.extras ?? [],
+      customStyles: reader?.customStyles ?? null,
+    },
+    exitUrl: tenant.exitUrl,
+    twitterUser: tenant.twitterUser,
+  };
 }
