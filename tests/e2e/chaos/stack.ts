@@ -30,9 +30,18 @@ export async function killService(name: ServiceName): Promise<number> {
   return pid;
 }
 
+/**
+ * Whether something listens on the port. The probe connects from 127.0.0.2:
+ * the services' ports lie in Linux's ephemeral range, and a connect from
+ * 127.0.0.1 to a closed one can be given that very port as its source and
+ * connect to itself (TCP simultaneous open). That socket then looks like a
+ * listener, and holds the port after it closes, so the restarted service
+ * fails with EADDRINUSE until the kernel lets it go (a reader that never
+ * came back in one CI run).
+ */
 export function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = connect({ host: '127.0.0.1', port, localAddress: '127.0.0.2' });
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
   });
