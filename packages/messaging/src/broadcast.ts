@@ -33,6 +33,8 @@ export interface BroadcastOptions {
 }
 
 export interface BroadcastSubscription {
+  /** True while a queue is bound and consuming: events published now reach this process. */
+  attached(): boolean;
   /** Stops consuming; the broker deletes the queue. */
   stop(): Promise<void>;
 }
@@ -40,7 +42,7 @@ export interface BroadcastSubscription {
 export async function subscribeBroadcast(broker: Broker, options: BroadcastOptions): Promise<BroadcastSubscription> {
   const subscription = new Subscription(broker, options);
   await subscription.start();
-  return { stop: () => subscription.stop() };
+  return { attached: () => subscription.attached(), stop: () => subscription.stop() };
 }
 
 class Subscription {
@@ -62,6 +64,10 @@ class Subscription {
   async start(): Promise<void> {
     this.unsubscribe = this.broker.onConnected(() => this.attachInBackground());
     if (this.broker.isConnected()) await this.attach();
+  }
+
+  attached(): boolean {
+    return this.channel !== undefined && this.broker.isConnected();
   }
 
   async stop(): Promise<void> {

@@ -63,7 +63,9 @@ describe('subscribeBroadcast', () => {
 
   it('when a subscriber stops, then its queue is gone from the broker', async () => {
     const replica = await subscriber(broker, ['tenant.updated']);
+    expect(replica.running.attached()).toBe(true);
     await replica.running.stop();
+    expect(replica.running.attached()).toBe(false);
 
     // Nothing is bound any more: a mandatory message is returned as unroutable, and RabbitMQ sends the return before the confirm.
     const probe = await admin.connection.createConfirmChannel();
@@ -78,15 +80,17 @@ describe('subscribeBroadcast', () => {
     expect(routed).toBe(false);
   });
 
-  it('when the connection drops and comes back, then the subscriber is told to drop what it cached and receives events again', async () => {
+  it('when the connection drops and comes back, then the subscriber is detached meanwhile, told to drop what it cached, and receives events again', async () => {
     const flaky = await Broker.connect(proxy.url(testInfra().amqpUrl), { logger, name: 'broadcast-flaky', reconnectDelayMs: 50, maxReconnectDelayMs: 200 });
     cleanups.push(() => flaky.close());
     const replica = await subscriber(flaky, ['access.changed']);
     expect(replica.subscriptions()).toBe(1);
 
     await proxy.cut();
+    await waitFor(() => !replica.running.attached() || undefined, { what: 'the subscription to detach' });
     await proxy.restore();
     await waitFor(() => (replica.subscriptions() >= 2 ? true : undefined), { what: 'a new subscription after the cut' });
+    expect(replica.running.attached()).toBe(true);
     const event = createEvent('access.changed', { tenant_id: 2 }, { tenantId: 2 });
     await broker.publish(exchange, event);
 
