@@ -43,6 +43,13 @@ export interface RunningCatalog {
   startedFrom: ViewLoad;
   /** Writes a snapshot of the view now if it changed since the last one (replicas start from it). */
   writeSnapshot(): Promise<SnapshotWrite>;
+  /**
+   * True once every cache-invalidation subscription is bound. The broker
+   * connects in the background (a catalog serves without RabbitMQ), and each
+   * subscription empties its cache when it binds, so a test that relies on a
+   * cached value waits for this first.
+   */
+  invalidationsLive(): boolean;
 }
 
 export async function startCatalog(
@@ -173,6 +180,7 @@ export async function startCatalog(
       catchUpIndex: () => sync.catchUp(),
       startedFrom: loaded,
       writeSnapshot: () => snapshots.writeSnapshot(),
+      invalidationsLive: () => [...invalidations, favoriteInvalidation].every((subscription) => subscription.attached()),
     };
   } catch (error) {
     await stopAll();

@@ -14,7 +14,7 @@ import { createLogger } from '@folio/logger';
 import { Broker, createEvent, Outbox } from '@folio/messaging';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { catalog } from '@folio/proto';
-import { deleteTopology, freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
+import { deleteTopology, freshMongoUrl, testInfra, uniqueName, waitFor } from '@folio/testing';
 import { startCatalog, type RunningCatalog } from '../../src/app.js';
 import { loadCatalogConfig, type CatalogConfig } from '../../src/config.js';
 import { seedCatalog, type CatalogDataset } from '../../src/seed.js';
@@ -132,6 +132,8 @@ export async function startTestCatalog(options: { reader?: boolean; env?: Record
   const db = await connectMongo(config.MONGO_URL);
   await seedCatalog(db, dataset as unknown as CatalogDataset);
   const service = await startCatalog(config, createLogger({ service: 'catalog', level: config.LOG_LEVEL }));
+  // Each subscription empties its cache as it binds: a value cached before then would vanish mid-test.
+  await waitFor(() => service.invalidationsLive() || undefined, { what: "catalog's cache-invalidation subscriptions" });
   const client = createPromiseClient(catalog.CatalogServiceClient, `127.0.0.1:${service.grpcPort}`, { defaultDeadlineMs: 10_000 });
   return {
     client,
