@@ -65,10 +65,14 @@ export class AccessTokenVerifier {
     } catch (error) {
       if (!(error instanceof joseErrors.JWKSNoMatchingKey)) throw this.invalid(error);
       // A key we have not seen: identity may have rotated. Refetch, but not
-      // more than once per interval; a token arriving sooner waits for it.
-      const wait = this.lastFetch + this.minRefetchIntervalMs - Date.now();
+      // more than once per interval; a token arriving sooner waits for it,
+      // and then refetches unless another request did meanwhile. (Not "unless
+      // the interval has not passed": a timer may fire a little before
+      // Date.now() says it is due, and the new key was then never fetched.)
+      const fetchSeen = this.lastFetch;
+      const wait = fetchSeen + this.minRefetchIntervalMs - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      keys = await this.keySet(this.lastFetch + this.minRefetchIntervalMs <= Date.now());
+      keys = await this.keySet(this.lastFetch === fetchSeen);
       try {
         result = await this.check(token, keys);
       } catch (retryError) {
