@@ -14,7 +14,7 @@ export {
   type RunningConsumer,
 } from './consumer.js';
 export { subscribeBroadcast, type BroadcastOptions, type BroadcastSubscription } from './broadcast.js';
-export { ReferenceCache, type ReferenceCacheOptions } from './reference-cache.js';
+export { ReferenceCache, type LastKnownOptions, type ReferenceCacheOptions } from './reference-cache.js';
 export { announceUserChange, changedUsersOf, subscribeUserChanges, type UserChangedPayload } from './user-changes.js';
 export { ACCESS_CHANGED, TENANT_UPDATED, accessChangeOf, tenantUpdateOf, type AccessChangedPayload, type TenantUpdatedPayload } from './invalidation-events.js';
 export {

@@ -118,4 +118,96 @@ describe('ReferenceCache', () => {
     expect(await cache.getPresent('a', async () => (cache.delete('a'), 1))).toBe(1);
     expect(await cache.getPresent('a', async () => 2)).toBe(2);
   });
+
+  it('when some values have a shorter TTL (ttlOf), then those are loaded again sooner', async () => {
+    const clock = clockAt(0);
+    const cache = new ReferenceCache<string, string | null>({
+      maxEntries: 10,
+      ttlMs: 30_000,
+      ttlOf: (value) => (value === null ? 5_000 : 30_000),
+      now: clock.now,
+    });
+    await cache.get('unknown', async () => null);
+    await cache.get('known', async () => 'K');
+
+    clock.time = 5_000;
+
+    expect(cache.peek('unknown')).toBeUndefined();
+    expect(cache.peek('known')).toBe('K');
+  });
+});
+
+describe('ReferenceCache with lastKnown (the outage fallback)', () => {
+  const outage = () => Promise.reject(Object.assign(new Error('owner down'), { code: 'UNAVAILABLE' }));
+  const notFound = () => Promise.reject(Object.assign(new Error('gone'), { code: 'NOT_FOUND' }));
+
+  function cacheWithFallback(clock = clockAt(0)) {
+    const fallbacks: unknown[] = [];
+    const cache = new ReferenceCache<number, string>({
+      maxEntries: 10,
+      ttlMs: 30_000,
+      now: clock.now,
+      lastKnown: { isOutage: (error) => (error as { code?: string }).code === 'UNAVAILABLE', onFallback: (error) => fallbacks.push(error) },
+    });
+    return { cache, clock, fallbacks };
+  }
+
+  it('when an entry expired and the owner does not answer, then the last value is served, and the owner is asked again a second later', async () => {
+    const { cache, clock, fallbacks } = cacheWithFallback();
+    await cache.get(1, async () => 'tenant 1');
+    clock.time = 30_000;
+    let asked = 0;
+    const down = () => (asked++, outage());
+
+    expect(await cache.get(1, down)).toBe('tenant 1');
+    expect(await cache.get(1, down)).toBe('tenant 1');
+    expect(asked).toBe(1);
+    expect(fallbacks).toHaveLength(1);
+
+    clock.time = 31_000;
+    expect(await cache.get(1, async () => 'tenant 1, renamed')).toBe('tenant 1, renamed');
+  });
+
+  it('when the entry was invalidated and the owner does not answer, then the value from before is served', async () => {
+    const { cache } = cacheWithFallback();
+    await cache.get(1, async () => 'before');
+    cache.clear();
+
+    expect(await cache.get(1, outage)).toBe('before');
+  });
+
+  it('when a key was never loaded, then an outage fails the read', async () => {
+    const { cache } = cacheWithFallback();
+    await expect(cache.get(1, outage)).rejects.toThrow('owner down');
+  });
+
+  it('when the owner answers with an error that is not an outage, then it fails the read and the last value is forgotten', async () => {
+    const { cache, clock } = cacheWithFallback();
+    await cache.get(1, async () => 'tenant 1');
+    clock.time = 30_000;
+
+    await expect(cache.get(1, notFound)).rejects.toThrow('gone');
+    await expect(cache.get(1, outage)).rejects.toThrow('owner down');
+  });
+
+  it('when two loads of a key overlap an invalidation, then the later one is what an outage falls back to', async () => {
+    const { cache, clock } = cacheWithFallback();
+    let finishOlder!: (value: string) => void;
+    const older = cache.get(1, () => new Promise<string>((resolve) => (finishOlder = resolve)));
+    cache.delete(1);
+    await cache.get(1, async () => 'newer');
+    finishOlder('older');
+    await older;
+    clock.time = 30_000;
+
+    expect(await cache.get(1, outage)).toBe('newer');
+  });
+
+  it('without lastKnown, then an outage fails the read even after a value was loaded', async () => {
+    const clock = clockAt(0);
+    const cache = new ReferenceCache<number, string>({ maxEntries: 10, ttlMs: 1_000, now: clock.now });
+    await cache.get(1, async () => 'tenant 1');
+    clock.time = 1_000;
+    await expect(cache.get(1, outage)).rejects.toThrow('owner down');
+  });
 });

@@ -7,18 +7,39 @@
 // load, and a load that started before an invalidation is returned to its
 // callers but not stored, so a reply computed before a purchase cannot
 // outlive the purchase's event in the cache.
+//
+// With `lastKnown` (tenant settings: data whose staleness is harmless, never
+// an access decision) the cache also answers for an owner that does not: the
+// last value loaded for a key outlives its TTL and every invalidation, and a
+// load that fails with an outage is answered with it. An owner's outage then
+// does not fail every request that needs the data whenever an entry expires.
 import { countCacheLookup, registerCache } from '@folio/telemetry';
 
-export interface ReferenceCacheOptions {
+export interface ReferenceCacheOptions<V = unknown, K = unknown> {
   /** Names the cache in `folio_cache_lookups_total{cache}` (hits and misses; the hit ratio). */
   name?: string;
   /** Entries kept; the least recently used goes first. */
   maxEntries: number;
   /** How long an entry is served at most; 0 disables caching. */
   ttlMs: number;
+  /** A shorter TTL for some values (an unknown tenant, remembered briefly); at most `ttlMs`. */
+  ttlOf?: (value: V) => number;
+  /** The outage fallback (see the top of this file); only `get` uses it. */
+  lastKnown?: LastKnownOptions<K>;
   /** The clock, for tests. */
   now?: () => number;
 }
+
+export interface LastKnownOptions<K = unknown> {
+  /** Whether a load's error means the owner did not answer; any other error (NOT_FOUND) also forgets the last value. */
+  isOutage(error: unknown): boolean;
+  /** How long a last value served for an outage is kept as the answer before the owner is asked again; default 1000 ms. */
+  retryAfterMs?: number;
+  /** Told each time a last value is served for an outage (a warning in the log). */
+  onFallback?(error: unknown, key: K): void;
+}
+
+const DEFAULT_RETRY_AFTER_MS = 1_000;
 
 interface Entry<V> {
   value: V;
@@ -29,13 +50,15 @@ export class ReferenceCache<K, V> {
   // A Map iterates in insertion order: re-inserting on a hit keeps the least recently used first.
   private readonly entries = new Map<K, Entry<V>>();
   private readonly loading = new Map<K, { promise: Promise<V>; generation: number }>();
+  // With lastKnown: each key's last loaded value and the generation its load started in.
+  private readonly lastValues = new Map<K, { value: V; generation: number }>();
   private readonly now: () => number;
   // Bumped by every invalidation; a load that saw another generation is not stored.
   private generation = 0;
 
   private readonly name: string;
 
-  constructor(private readonly options: ReferenceCacheOptions) {
+  constructor(private readonly options: ReferenceCacheOptions<V, K>) {
     this.now = options.now ?? Date.now;
     this.name = options.name ?? 'reference';
     registerCache(this.name);
@@ -64,17 +87,25 @@ export class ReferenceCache<K, V> {
     return undefined;
   }
 
-  /** The cached value, or the result of `load` (stored unless an invalidation happened meanwhile). */
+  /**
+   * The cached value, or the result of `load` (stored unless an invalidation
+   * happened meanwhile); with `lastKnown`, the last value loaded when `load`
+   * fails for an outage.
+   */
   get(key: K, load: () => Promise<V>): Promise<V> {
     const cached = this.peek(key);
     if (cached !== undefined) return Promise.resolve(cached);
     const pending = this.loading.get(key);
     if (pending && pending.generation === this.generation) return pending.promise;
     const generation = this.generation;
-    const promise = load().then((value) => {
-      this.setIfCurrent(key, value, generation);
-      return value;
-    });
+    const promise = load().then(
+      (value) => {
+        this.setIfCurrent(key, value, generation);
+        this.remember(key, value, generation);
+        return value;
+      },
+      (error: unknown) => this.lastKnownFor(key, error, generation),
+    );
     this.loading.set(key, { promise, generation });
     const forget = () => {
       if (this.loading.get(key)?.promise === promise) this.loading.delete(key);
@@ -104,13 +135,41 @@ export class ReferenceCache<K, V> {
 
   /** Stores a value loaded while `generation` was current; dropped when an invalidation came since. */
   setIfCurrent(key: K, value: V, generation: number): void {
+    const { ttlMs, ttlOf } = this.options;
+    this.store(key, value, ttlOf ? Math.min(ttlMs, ttlOf(value)) : ttlMs, generation);
+  }
+
+  private store(key: K, value: V, ttlMs: number, generation: number): void {
     if (generation !== this.generation || this.options.ttlMs <= 0) return;
     this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: this.now() + this.options.ttlMs });
-    while (this.entries.size > this.options.maxEntries) {
-      const oldest = this.entries.keys().next().value as K;
-      this.entries.delete(oldest);
+    this.entries.set(key, { value, expiresAt: this.now() + ttlMs });
+    dropOldest(this.entries, this.options.maxEntries);
+  }
+
+  private remember(key: K, value: V, generation: number): void {
+    if (!this.options.lastKnown) return;
+    // A load that started before a later one's (and ended after it) is older: it does not replace it.
+    const known = this.lastValues.get(key);
+    if (known && known.generation > generation) return;
+    this.lastValues.delete(key);
+    this.lastValues.set(key, { value, generation });
+    dropOldest(this.lastValues, this.options.maxEntries);
+  }
+
+  private lastKnownFor(key: K, error: unknown, generation: number): V {
+    const fallback = this.options.lastKnown;
+    if (!fallback) throw error;
+    if (!fallback.isOutage(error)) {
+      // The owner answered (the key is gone, say): what was known is no longer.
+      this.lastValues.delete(key);
+      throw error;
     }
+    const known = this.lastValues.get(key);
+    if (!known) throw error;
+    fallback.onFallback?.(error, key);
+    // Answered from here for a moment: a dead owner is asked about the key at most once per retryAfterMs.
+    this.store(key, known.value, fallback.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS, generation);
+    return known.value;
   }
 
   delete(key: K): void {
@@ -128,4 +187,9 @@ export class ReferenceCache<K, V> {
     this.generation += 1;
     this.entries.clear();
   }
+}
+
+/** Maps iterate in insertion order, and a key is re-inserted on each use: the first is the least recently used. */
+function dropOldest<K>(map: Map<K, unknown>, maxEntries: number): void {
+  while (map.size > maxEntries) map.delete(map.keys().next().value as K);
 }
