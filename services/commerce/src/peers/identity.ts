@@ -27,60 +27,48 @@ export function toTenantInfo(tenant: identity.Tenant): TenantInfo {
 /**
  * Tenant settings change rarely and are read on every access decision: each
  * is reused for `ttlMs` or until identity's tenant.updated says it changed
- * (`forget`), and a stale copy is used while identity does not answer (an
- * outage must not turn purchased issues into unreadable ones).
+ * (`forget`), and served as it last was while identity does not answer
+ * (ReferenceCache's lastKnown: an outage must not turn purchased issues into
+ * unreadable ones). An unknown tenant is cached too, as null.
  */
 export class IdentityTenants implements Tenants {
-  private readonly cache = new Map<number, { value: TenantInfo | null; at: number }>();
-  private readonly pending = new Map<number, Promise<TenantInfo | null>>();
-  // Bumped by forget(): an answer fetched before the update is kept only as the outage fallback.
-  private generation = 0;
+  private readonly cache: ReferenceCache<number, TenantInfo | null>;
 
   constructor(
     private readonly client: IdentityClient,
-    private readonly ttlMs: number,
-    private readonly logger: Logger,
-  ) {}
+    ttlMs: number,
+    logger: Logger,
+  ) {
+    this.cache = new ReferenceCache({
+      name: 'commerce-tenants',
+      maxEntries: 10_000,
+      ttlMs,
+      // NOT_FOUND is an answer (null, below): every error that reaches the cache is identity not answering.
+      lastKnown: {
+        isOutage: () => true,
+        onFallback: (error, tenantId) => logger.warn({ err: error, tenant_id: tenantId }, 'identity did not answer; using the cached tenant'),
+      },
+    });
+  }
 
-  async find(tenantId: number): Promise<TenantInfo | null> {
-    const hit = this.cache.get(tenantId);
-    if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
-    let lookup = this.pending.get(tenantId);
-    if (!lookup) {
-      lookup = this.fetch(tenantId, hit?.value).finally(() => this.pending.delete(tenantId));
-      this.pending.set(tenantId, lookup);
-    }
-    return lookup;
+  find(tenantId: number): Promise<TenantInfo | null> {
+    return this.cache.get(tenantId, () => this.fetch(tenantId));
   }
 
   /** The tenant changed (or, without an id, any may have): the next read asks identity, the old copy stays for outages. */
   forget(tenantId?: number): void {
-    this.generation += 1;
-    for (const [id, entry] of this.cache) {
-      if (tenantId === undefined || id === tenantId) this.cache.set(id, { value: entry.value, at: Number.NEGATIVE_INFINITY });
-    }
-    if (tenantId === undefined) this.pending.clear();
-    else this.pending.delete(tenantId);
+    if (tenantId === undefined) this.cache.clear();
+    else this.cache.delete(tenantId);
   }
 
-  private async fetch(tenantId: number, stale: TenantInfo | null | undefined): Promise<TenantInfo | null> {
-    const generation = this.generation;
-    let value: TenantInfo | null;
+  private async fetch(tenantId: number): Promise<TenantInfo | null> {
     try {
       const { tenant } = await this.client.getTenant({ tenantId });
-      value = tenant ? toTenantInfo(tenant) : null;
+      return tenant ? toTenantInfo(tenant) : null;
     } catch (error) {
-      if (!isNotFound(error)) {
-        if (stale !== undefined) {
-          this.logger.warn({ err: error, tenant_id: tenantId }, 'identity did not answer; using the cached tenant');
-          return stale;
-        }
-        throw error;
-      }
-      value = null;
+      if (isNotFound(error)) return null;
+      throw error;
     }
-    this.cache.set(tenantId, { value, at: generation === this.generation ? Date.now() : Number.NEGATIVE_INFINITY });
-    return value;
   }
 }
 

@@ -1,7 +1,6 @@
 // Peers over gRPC: identity (tenant settings, cached briefly, and served as
-// they last were while identity does not answer, as catalog and commerce
-// do: an identity outage must not fail every reader route whenever a
-// tenant's entry expires), catalog (issue
+// they last were while identity does not answer: ReferenceCache's lastKnown,
+// as in catalog, commerce and the gateway), catalog (issue
 // metadata, cached briefly; favorites, asked every time: a flag the user just
 // set must show at once) and commerce (the access decision). Every call carries
 // the deadline and the caller's request context (createPromiseClient).
@@ -41,8 +40,6 @@ export class GrpcPeers implements Peers {
   private readonly catalog: PromiseClient<catalog.CatalogServiceClient>;
   private readonly commerce: PromiseClient<commerce.CommerceServiceClient>;
   private readonly tenants: ReferenceCache<number, TenantInfo>;
-  /** Each tenant as identity last answered, kept past the cache's TTL: the fallback while identity does not answer. */
-  private readonly lastTenants = new Map<number, TenantInfo>();
   private readonly issues: ReferenceCache<string, IssueInfo>;
 
   constructor(
@@ -53,35 +50,27 @@ export class GrpcPeers implements Peers {
     this.identity = createPromiseClient(identity.IdentityServiceClient, addresses.identity, options);
     this.catalog = createPromiseClient(catalog.CatalogServiceClient, addresses.catalog, options);
     this.commerce = createPromiseClient(commerce.CommerceServiceClient, addresses.commerce, options);
-    this.tenants = new ReferenceCache({ name: 'reader-tenants', maxEntries: MAX_CACHED_TENANTS, ttlMs: addresses.tenantCacheTtlMs });
+    this.tenants = new ReferenceCache({
+      name: 'reader-tenants',
+      maxEntries: MAX_CACHED_TENANTS,
+      ttlMs: addresses.tenantCacheTtlMs,
+      lastKnown: {
+        isOutage: (error) => !(error instanceof DomainError && error.code === 'NOT_FOUND'),
+        onFallback: (error, tenantId) => logger.warn({ err: error, tenant_id: tenantId }, 'identity did not answer; using the tenant as it last was'),
+      },
+    });
     this.issues = new ReferenceCache({ name: 'reader-issues', maxEntries: MAX_CACHED_ISSUES, ttlMs: addresses.issueCacheTtlMs });
   }
 
   tenant(tenantId: number): Promise<TenantInfo> {
     // Concurrent misses share one call; a failure is not kept.
-    return this.tenants
-      .get(tenantId, () => this.fetchTenant(tenantId))
-      .catch((error: unknown) => {
-        const last = this.lastTenants.get(tenantId);
-        if (!last || (error instanceof DomainError && error.code === 'NOT_FOUND')) throw error;
-        this.logger.warn({ err: error, tenant_id: tenantId }, 'identity did not answer; using the tenant as it last was');
-        return last;
-      });
+    return this.tenants.get(tenantId, () => this.fetchTenant(tenantId));
   }
 
-  private fetchTenant(tenantId: number): Promise<TenantInfo> {
-    return this.identity.getTenant({ tenantId }).then(({ tenant }) => {
-      if (!tenant) {
-        this.lastTenants.delete(tenantId);
-        throw new DomainError('NOT_FOUND', 'Tenant not found.');
-      }
-      const info = tenantInfoOf(tenant);
-      this.lastTenants.delete(tenantId);
-      this.lastTenants.set(tenantId, info);
-      // Insertion order: the tenant answered longest ago goes first.
-      if (this.lastTenants.size > MAX_CACHED_TENANTS) this.lastTenants.delete(this.lastTenants.keys().next().value as number);
-      return info;
-    });
+  private async fetchTenant(tenantId: number): Promise<TenantInfo> {
+    const { tenant } = await this.identity.getTenant({ tenantId });
+    if (!tenant) throw new DomainError('NOT_FOUND', 'Tenant not found.');
+    return tenantInfoOf(tenant);
   }
 
   issue(tenantId: number, issueId: number): Promise<IssueInfo> {
