@@ -40,6 +40,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('when an optional gRPC address is blank, then there is none; otherwise it is checked like any other', () => {
+    const schema = z.object({ PEER_ADDR: env.optionalGrpcAddress('127.0.0.1:50054') });
+    expect(loadConfig(schema, {}).PEER_ADDR).toBe('127.0.0.1:50054');
+    expect(loadConfig(schema, { PEER_ADDR: ' ' }).PEER_ADDR).toBeUndefined();
+    expect(loadConfig(schema, { PEER_ADDR: 'unix:/run/reader.grpc.sock' }).PEER_ADDR).toBe('unix:/run/reader.grpc.sock');
+    expect(() => loadConfig(schema, { PEER_ADDR: 'reader' })).toThrow(/PEER_ADDR: must be host:port or unix:\/absolute\/path/);
+  });
+
   it('when GRPC_UNIX_SOCKET is blank or absent, then there is none; a relative path is refused', () => {
     const schema = serviceEnv({ grpcPort: 1, database: 'x' });
     expect(loadConfig(schema, {}).GRPC_UNIX_SOCKET).toBeUndefined();

@@ -19,6 +19,10 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, s
 }
 
 /** Reusable pieces of environment schemas. */
+/** `host:port`, `[IPv6]:port` or `unix:/absolute/path`. */
+const GRPC_ADDRESS = /^[^\s/:]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$|^unix:\/\S+$/;
+const GRPC_ADDRESS_MESSAGE = 'must be host:port or unix:/absolute/path';
+
 export const env = {
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
   url: (fallback: string) => z.string().url().default(fallback),
@@ -38,7 +42,15 @@ export const env = {
       .string()
       .trim()
       .default(fallback)
-      .refine((v) => /^[^\s/:]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$|^unix:\/\S+$/.test(v), 'must be host:port or unix:/absolute/path'),
+      .refine((v) => GRPC_ADDRESS.test(v), GRPC_ADDRESS_MESSAGE),
+  /** A peer the service can do without: as grpcAddress, and blank means none (undefined). */
+  optionalGrpcAddress: (fallback: string) =>
+    z
+      .string()
+      .trim()
+      .default(fallback)
+      .transform((v) => v || undefined)
+      .refine((v) => v === undefined || GRPC_ADDRESS.test(v), GRPC_ADDRESS_MESSAGE),
   nodeEnv: () => z.enum(['development', 'test', 'production']).default('development'),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Comma-separated list. */

@@ -46,10 +46,7 @@ export const configSchema = serviceEnv({ grpcPort: 50056, database: 'folio_integ
   AI_MODEL: env.string('gpt-4o-mini'),
   AI_API_KEY: optionalString(),
   /** Reader service, source of the surrounding passages for the local `expand`; blank = the selection's own context. */
-  READER_ADDR: z
-    .string()
-    .default('127.0.0.1:50054')
-    .transform((v) => (v.trim() === '' ? undefined : v.trim())),
+  READER_ADDR: env.optionalGrpcAddress('127.0.0.1:50054'),
 
   // One opossum breaker per provider: a call past its timeout fails, and after
   // BREAKER_VOLUME calls with BREAKER_ERROR_PERCENT failures the breaker opens
