@@ -304,11 +304,20 @@ describe('production: MongoDB replica-set settings per service', () => {
 describe('the image', () => {
   it('starts every service with the tracing register entry, so the OTEL_* settings take effect', () => {
     const dockerfile = readFileSync(`${REPO_ROOT}Dockerfile`, 'utf8');
-    const cmd = dockerfile.split('\n').filter((line) => line.startsWith('CMD ')).at(-1);
-    expect(cmd).toBe('CMD ["node", "--import", "@folio/telemetry/register", "dist/main.js"]');
+    const cmd = JSON.parse(dockerfile.split('\n').filter((line) => line.startsWith('CMD ')).at(-1)!.slice('CMD '.length)) as string[];
+    expect(cmd[0]).toBe('node');
+    expect(cmd.slice(-3)).toEqual(['--import', '@folio/telemetry/register', 'dist/main.js']);
     for (const service of Object.keys(MONGO_READ_PREFERENCE).concat('gateway')) {
       const manifest = JSON.parse(readFileSync(`${REPO_ROOT}services/${service}/package.json`, 'utf8')) as { dependencies?: Record<string, string> };
       expect(manifest.dependencies?.['@folio/telemetry'], `${service} depends on @folio/telemetry`).toBeDefined();
     }
+  });
+
+  it('starts every service with the heap growth ./dev gives it, so a pod holds what the benchmark measured', () => {
+    const dockerfile = readFileSync(`${REPO_ROOT}Dockerfile`, 'utf8');
+    const cmd = JSON.parse(dockerfile.split('\n').filter((line) => line.startsWith('CMD ')).at(-1)!.slice('CMD '.length)) as string[];
+    const devFlags = /^V8_HEAP_FLAGS=\((.*)\)$/m.exec(readFileSync(`${REPO_ROOT}dev`, 'utf8'))?.[1]?.split(' ');
+    expect(devFlags, 'V8_HEAP_FLAGS in ./dev').toBeDefined();
+    for (const flag of devFlags!) expect(cmd, `the image's CMD has ${flag}`).toContain(flag);
   });
 });
