@@ -302,9 +302,14 @@ describe('production: MongoDB replica-set settings per service', () => {
 });
 
 describe('the image', () => {
-  it('starts every service with the tracing register entry, so the OTEL_* settings take effect', () => {
+  /** The exec form of the Dockerfile's last CMD, as the arguments node is started with. */
+  const imageCmd = (): string[] => {
     const dockerfile = readFileSync(`${REPO_ROOT}Dockerfile`, 'utf8');
-    const cmd = JSON.parse(dockerfile.split('\n').filter((line) => line.startsWith('CMD ')).at(-1)!.slice('CMD '.length)) as string[];
+    return JSON.parse(dockerfile.split('\n').filter((line) => line.startsWith('CMD ')).at(-1)!.slice('CMD '.length)) as string[];
+  };
+
+  it('starts every service with the tracing register entry, so the OTEL_* settings take effect', () => {
+    const cmd = imageCmd();
     expect(cmd[0]).toBe('node');
     expect(cmd.slice(-3)).toEqual(['--import', '@folio/telemetry/register', 'dist/main.js']);
     for (const service of Object.keys(MONGO_READ_PREFERENCE).concat('gateway')) {
@@ -314,8 +319,7 @@ describe('the image', () => {
   });
 
   it('starts every service with the heap growth ./dev gives it, so a pod holds what the benchmark measured', () => {
-    const dockerfile = readFileSync(`${REPO_ROOT}Dockerfile`, 'utf8');
-    const cmd = JSON.parse(dockerfile.split('\n').filter((line) => line.startsWith('CMD ')).at(-1)!.slice('CMD '.length)) as string[];
+    const cmd = imageCmd();
     const devFlags = /^V8_HEAP_FLAGS=\((.*)\)$/m.exec(readFileSync(`${REPO_ROOT}dev`, 'utf8'))?.[1]?.split(' ');
     expect(devFlags, 'V8_HEAP_FLAGS in ./dev').toBeDefined();
     for (const flag of devFlags!) expect(cmd, `the image's CMD has ${flag}`).toContain(flag);
