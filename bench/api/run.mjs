@@ -67,7 +67,7 @@ const hello = spawn(process.execPath, [join(here, 'hello-server.mjs')], { stdio:
 const [line] = await once(hello.stdout, 'data');
 const helloUrl = `http://127.0.0.1:${String(line).match(/listening (\d+)/)[1]}`;
 
-const load = { connections: options.connections, duration: options.duration };
+const load = { connections: options.connections, duration: options.duration, warmup: options.warmup };
 const bareRun = async () => drive(helloUrl, () => ({ method: 'GET', path: '/hello', headers: {} }), 200, load);
 const selected = endpoints({ users, noteReaders, noteWriters, shelf }).filter(
   (endpoint) => !options.only || options.only.some((word) => endpoint.name.includes(word)),
@@ -98,6 +98,7 @@ try {
     settled,
     connections: options.connections,
     duration: options.duration,
+    warmup: options.warmup,
     rounds: options.rounds,
     users: users.length,
     bare,

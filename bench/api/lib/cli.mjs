@@ -2,6 +2,7 @@
 export const USAGE = `pnpm bench:api [-- options]
   --dataset=demo|scale   which data the stack holds (scale: after pnpm bench:scale-data); default demo
   --duration=5           seconds of load per endpoint and round
+  --warmup=1             seconds of the same load before each of those, not measured (0: none)
   --rounds=3             rounds over every endpoint; a row is the median of its rounds
   --connections=32       concurrent connections per endpoint
   --users=16             how many users share the load (demo: ana, bruno + bench-NN@example.test; scale: ana, bruno + scale users of tenant 1)
@@ -35,6 +36,7 @@ export function parseOptions(argv) {
   return {
     dataset,
     duration: number('duration', 5),
+    warmup: args.has('warmup') ? Number(args.get('warmup')) || 0 : 1,
     rounds: Math.max(1, Math.floor(number('rounds', 3))),
     connections: number('connections', 32),
     users: Math.max(4, Math.floor(number('users', 16))),

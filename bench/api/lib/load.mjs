@@ -7,12 +7,16 @@ import autocannon from 'autocannon';
  * @param build      (n) => { method, path, headers, body }: the n-th request
  * @param expected   the status every answer must have
  */
-export async function drive(target, build, expected, { connections, duration }) {
+export async function drive(target, build, expected, { connections, duration, warmup }) {
   let n = 0;
   const result = await autocannon({
     url: target,
     connections,
     duration,
+    // The same load for `warmup` seconds first, left out of the result: a run
+    // measures the steady state, not the seconds in which a service's young
+    // generation grows back after it idled through the other rows (README).
+    ...(warmup > 0 ? { warmup: { connections, duration: warmup } } : {}),
     timeout: 10,
     requests: [
       {

@@ -80,7 +80,7 @@ export function table(result) {
   const bareMedian = medianOf(result.bareRuns);
   const lines = [
     `Dataset \`${result.dataset}\`; ${result.machine.nproc} CPUs, ${result.machine.memoryGb} GB, node ${result.machine.node}; ${result.machine.date}; load average ${result.machine.loadAverage} at the start; ${settledText(result.settled)}` +
-      `${result.connections} connections, ${rounds > 1 ? `${rounds} rounds of ` : ''}${result.duration} s per endpoint, ${result.users} users.` +
+      `${result.connections} connections, ${rounds > 1 ? `${rounds} rounds of ` : ''}${result.duration} s per endpoint${result.warmup ? ` (each after ${result.warmup} s of the same load, not measured)` : ''}, ${result.users} users.` +
       (rounds > 1 ? ' Each row is the median of its rounds (the runs with the median req/s give p50 and p99); "rounds" shows every run.' : ''),
     '',
     '| Endpoint | kind | req/s | rounds | p50 | p99 | non-2xx/errors | vs bare | target | pass |',
