@@ -2,7 +2,17 @@
 // (domain/store.ts) over the document store, with this replica's caches.
 // Every read of tenant content names the tenant; user data is keyed by user.
 // Results are plain objects.
-import { deleteExpired, ensureIndexes, insertBatcherOf, isDuplicateKeyError, type InsertBatcher, nextSequence, type Connection } from '@folio/mongo';
+import {
+  deleteExpired,
+  ensureIndexes,
+  insertBatcherOf,
+  isDuplicateKeyError,
+  type InsertBatcher,
+  nextSequence,
+  ReplaceBatcher,
+  type ReplaceTarget,
+  type Connection,
+} from '@folio/mongo';
 import type { ReferenceCache } from '@folio/messaging';
 import type { Model } from 'mongoose';
 import {
@@ -288,10 +298,16 @@ const CACHED_POSITIONS_PER_USER = 500;
  * the other replicas drop theirs on positions.changed.
  */
 export class MongoPositionRepository implements PositionRepository {
+  /** The saves of the same moment as one command: their filters hold for the position they write, as the batcher needs. */
+  private readonly upserts: ReplaceBatcher<PositionDoc>;
+
   constructor(
     private readonly model: Model<PositionDoc>,
     private readonly cache?: UserPositionsCache,
-  ) {}
+  ) {
+    // The driver types a model's collection with ObjectId ids; positions have string ids.
+    this.upserts = new ReplaceBatcher(model.collection as unknown as ReplaceTarget<PositionDoc>);
+  }
 
   async find(userId: number, tenantId: number, issueId: number): Promise<PositionDoc | null> {
     const id = positionIdOf(userId, tenantId, issueId);
@@ -330,8 +346,8 @@ export class MongoPositionRepository implements PositionRepository {
   private async writeIfNewer(filter: object, position: PositionDoc, onlyOver?: Date): Promise<boolean> {
     const positions = this.model.collection;
     try {
-      const result = await positions.replaceOne(filter, position, { upsert: onlyOver === undefined });
-      return result.matchedCount > 0 || result.upsertedCount > 0;
+      if (onlyOver === undefined) return await this.upserts.upsert(filter, position);
+      return (await positions.replaceOne(filter, position)).matchedCount > 0;
     } catch (error) {
       // The insert of the upsert collided: a position exists (stored later, or by a racing first write).
       if (!isDuplicateKeyError(error)) throw error;
