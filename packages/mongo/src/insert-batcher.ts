@@ -13,6 +13,7 @@
 // write for the batch. A batch forms only under load; a lone insert waits one
 // setImmediate (microseconds) and is sent as insertOne.
 import { mongo, type Model } from 'mongoose';
+import { TurnBatches } from './turn-batches.js';
 
 interface Pending<T> {
   doc: T;
@@ -27,34 +28,22 @@ export interface InsertTarget<T> {
 }
 
 export class InsertBatcher<T> {
-  private pending: Pending<T>[] = [];
-  private scheduled = false;
+  private readonly batches: TurnBatches<Pending<T>>;
 
   constructor(
     private readonly target: InsertTarget<T>,
     /** Documents per command at most; more waiting ones go in the next command at once. */
-    private readonly maxBatch = 256,
-  ) {}
+    maxBatch = 256,
+  ) {
+    this.batches = new TurnBatches((batch) => this.send(batch), maxBatch);
+  }
 
   /** Stores `doc`; rejects with this document's own error (e.g. a duplicate key) or the command's. */
   insert(doc: T): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.pending.push({ doc, resolve, reject });
-      if (this.pending.length >= this.maxBatch) this.flush();
-      else if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => {
-          this.scheduled = false;
-          this.flush();
-        });
-      }
-    });
+    return new Promise<void>((resolve, reject) => this.batches.add({ doc, resolve, reject }));
   }
 
-  private flush(): void {
-    const batch = this.pending;
-    this.pending = [];
-    if (batch.length === 0) return;
+  private send(batch: Pending<T>[]): void {
     if (batch.length === 1) {
       const [only] = batch as [Pending<T>];
       this.target.insertOne(only.doc).then(() => only.resolve(), only.reject);

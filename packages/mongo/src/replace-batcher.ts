@@ -23,6 +23,7 @@
 // (2026-11-27, /proc over 3 s of each run). A lone write waits one
 // setImmediate and is sent as replaceOne.
 import { mongo } from 'mongoose';
+import { TurnBatches } from './turn-batches.js';
 
 /** The counts of a replaceOne or bulkWrite result the batcher reads. */
 interface WriteCounts {
@@ -44,14 +45,15 @@ interface Pending<T> {
 }
 
 export class ReplaceBatcher<T> {
-  private pending: Pending<T>[] = [];
-  private scheduled = false;
+  private readonly batches: TurnBatches<Pending<T>>;
 
   constructor(
     private readonly target: ReplaceTarget<T>,
     /** Writes per command at most; more waiting ones go in the next command at once. */
-    private readonly maxBatch = 256,
-  ) {}
+    maxBatch = 256,
+  ) {
+    this.batches = new TurnBatches((batch) => this.send(batch), maxBatch);
+  }
 
   /**
    * replaceOne(filter, doc, {upsert: true}), batched: true when the document
@@ -59,23 +61,10 @@ export class ReplaceBatcher<T> {
    * 11000, as from replaceOne) or with the command's.
    */
   upsert(filter: object, doc: T): Promise<boolean> {
-    return new Promise<boolean>((resolve, reject) => {
-      this.pending.push({ filter, doc, resolve, reject });
-      if (this.pending.length >= this.maxBatch) this.flush();
-      else if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => {
-          this.scheduled = false;
-          this.flush();
-        });
-      }
-    });
+    return new Promise<boolean>((resolve, reject) => this.batches.add({ filter, doc, resolve, reject }));
   }
 
-  private flush(): void {
-    const batch = this.pending;
-    this.pending = [];
-    if (batch.length === 0) return;
+  private send(batch: Pending<T>[]): void {
     if (batch.length === 1) {
       this.one(batch[0]!);
       return;
