@@ -48,6 +48,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig(schema, { PEER_ADDR: 'reader' })).toThrow(/PEER_ADDR: must be host:port or unix:\/absolute\/path/);
   });
 
+  it('when REDIS_URL is a redis:// or rediss:// URL or an absolute socket path, then it is taken; anything else is refused', () => {
+    const schema = z.object({ REDIS_URL: env.redisUrl('redis://127.0.0.1:6379') });
+    for (const value of ['redis://redis:6379', 'rediss://:secret@cache.example:6380/2', '/work/.local/run/redis.sock']) {
+      expect(loadConfig(schema, { REDIS_URL: value }).REDIS_URL).toBe(value);
+    }
+    expect(loadConfig(schema, {}).REDIS_URL).toBe('redis://127.0.0.1:6379');
+    for (const value of ['redis.sock', 'http://redis:6379', 'unix:///run/redis.sock', '']) {
+      expect(() => loadConfig(schema, { REDIS_URL: value }), value).toThrow(/REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/);
+    }
+  });
+
   it('when GRPC_UNIX_SOCKET is blank or absent, then there is none; a relative path is refused', () => {
     const schema = serviceEnv({ grpcPort: 1, database: 'x' });
     expect(loadConfig(schema, {}).GRPC_UNIX_SOCKET).toBeUndefined();

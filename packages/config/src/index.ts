@@ -22,6 +22,8 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, s
 /** `host:port`, `[IPv6]:port` or `unix:/absolute/path`. */
 const GRPC_ADDRESS = /^[^\s/:]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$|^unix:\/\S+$/;
 const GRPC_ADDRESS_MESSAGE = 'must be host:port or unix:/absolute/path';
+/** A Redis URL as ioredis takes it: `redis://` or `rediss://`, or the absolute path of a Unix socket. */
+const REDIS_URL = /^rediss?:\/\/\S*$|^\/\S+$/;
 
 export const env = {
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
@@ -51,6 +53,16 @@ export const env = {
       .default(fallback)
       .transform((v) => v || undefined)
       .refine((v) => v === undefined || GRPC_ADDRESS.test(v), GRPC_ADDRESS_MESSAGE),
+  /**
+   * Where Redis listens: a `redis://` or `rediss://` URL, or the absolute
+   * path of its Unix socket on the same host (as `./dev` gives the services).
+   */
+  redisUrl: (fallback: string) =>
+    z
+      .string()
+      .trim()
+      .default(fallback)
+      .refine((v) => REDIS_URL.test(v), 'must be a redis:// or rediss:// URL or the absolute path of a Unix socket'),
   nodeEnv: () => z.enum(['development', 'test', 'production']).default('development'),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Comma-separated list. */
@@ -87,7 +99,7 @@ export const serviceEnv = (defaults: { grpcPort: number; database: string }) =>
       .refine((v) => v === undefined || v.startsWith('/'), 'must be an absolute path'),
     MONGO_URL: env.url(`mongodb://127.0.0.1:27017/${defaults.database}`),
     AMQP_URL: env.url('amqp://guest:guest@127.0.0.1:5672'),
-    REDIS_URL: env.url('redis://127.0.0.1:6379'),
+    REDIS_URL: env.redisUrl('redis://127.0.0.1:6379'),
     SHUTDOWN_TIMEOUT_MS: env.int(10_000),
   });
 

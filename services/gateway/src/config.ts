@@ -25,7 +25,7 @@ export const configSchema = z
     READER_ADDR: env.grpcAddress('127.0.0.1:50054'),
     NOTES_ADDR: env.grpcAddress('127.0.0.1:50055'),
     INTEGRATIONS_ADDR: env.grpcAddress('127.0.0.1:50056'),
-    REDIS_URL: env.url('redis://127.0.0.1:6379'),
+    REDIS_URL: env.redisUrl('redis://127.0.0.1:6379'),
     /** RabbitMQ: the owners' events that drop cached responses (access.changed, tenant.updated). */
     AMQP_URL: env.url('amqp://guest:guest@127.0.0.1:5672'),
     /** Commerce's topic exchange, where access.changed is published. */
