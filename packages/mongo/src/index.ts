@@ -6,7 +6,7 @@ import mongoose, { type Connection, type Model, type Schema } from 'mongoose';
 
 export type { Connection } from 'mongoose';
 export { InsertBatcher, insertBatcherOf, type InsertTarget } from './insert-batcher.js';
-export { ReplaceBatcher, type ReplaceTarget } from './replace-batcher.js';
+export { ReplaceBatcher, replaceBatcherOf, type ReplaceTarget } from './replace-batcher.js';
 export { deleteExpired, isTooManyToDeleteAtOnce } from './delete-expired.js';
 
 // Every query's exec() otherwise keeps `new Error().stack` to report a query

@@ -13,7 +13,7 @@
 // write for the batch. A batch forms only under load; a lone insert waits one
 // setImmediate (microseconds) and is sent as insertOne.
 import { mongo, type Model } from 'mongoose';
-import { TurnBatches } from './turn-batches.js';
+import { failedSomeWrites, TurnBatches } from './turn-batches.js';
 
 interface Pending<T> {
   doc: T;
@@ -72,7 +72,7 @@ export function insertBatcherOf<T>(model: Model<T>, maxBatch?: number): InsertBa
 
 /** An unordered insertMany stores every document but those its write errors name; anything else failed the whole command. */
 function settleEach<T>(batch: Pending<T>[], error: unknown): void {
-  const writeErrors = error instanceof mongo.MongoBulkWriteError && !hasWriteConcernErrors(error) ? [error.writeErrors].flat() : null;
+  const writeErrors = failedSomeWrites(error) ? [error.writeErrors].flat() : null;
   if (!writeErrors || writeErrors.length === 0) {
     for (const entry of batch) entry.reject(error);
     return;
@@ -91,8 +91,4 @@ function settleEach<T>(batch: Pending<T>[], error: unknown): void {
       }),
     );
   });
-}
-
-function hasWriteConcernErrors(error: InstanceType<typeof mongo.MongoBulkWriteError>): boolean {
-  return error.result.getWriteConcernError() !== undefined;
 }

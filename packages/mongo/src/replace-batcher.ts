@@ -22,8 +22,8 @@
 // document in FerretDB and PostgreSQL and less than half in the client
 // (2026-11-27, /proc over 3 s of each run). A lone write waits one
 // setImmediate and is sent as replaceOne.
-import { mongo } from 'mongoose';
-import { TurnBatches } from './turn-batches.js';
+import type { Model } from 'mongoose';
+import { failedSomeWrites, TurnBatches } from './turn-batches.js';
 
 /** The counts of a replaceOne or bulkWrite result the batcher reads. */
 interface WriteCounts {
@@ -77,7 +77,7 @@ export class ReplaceBatcher<T> {
       },
       (error: unknown) => {
         // Write errors name writes of the batch: each is sent again alone. Anything else failed the whole command.
-        if (error instanceof mongo.MongoBulkWriteError && error.result.getWriteConcernError() === undefined) batch.forEach((entry) => this.one(entry));
+        if (failedSomeWrites(error)) batch.forEach((entry) => this.one(entry));
         else batch.forEach((entry) => entry.reject(error));
       },
     );
@@ -88,4 +88,13 @@ export class ReplaceBatcher<T> {
       .replaceOne(entry.filter, entry.doc, { upsert: true })
       .then((result) => entry.resolve(result.matchedCount > 0 || result.upsertedCount > 0), entry.reject);
   }
+}
+
+/**
+ * A batcher over a mongoose model's collection. Documents are written as
+ * given, without mongoose's casting or defaults: the domain built them.
+ */
+export function replaceBatcherOf<T>(model: Model<T>, maxBatch?: number): ReplaceBatcher<T> {
+  // The driver types a model's collection with ObjectId ids; ours are numbers and strings.
+  return new ReplaceBatcher(model.collection as unknown as ReplaceTarget<T>, maxBatch);
 }

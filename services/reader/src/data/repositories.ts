@@ -9,8 +9,8 @@ import {
   isDuplicateKeyError,
   type InsertBatcher,
   nextSequence,
-  ReplaceBatcher,
-  type ReplaceTarget,
+  replaceBatcherOf,
+  type ReplaceBatcher,
   type Connection,
 } from '@folio/mongo';
 import type { ReferenceCache } from '@folio/messaging';
@@ -305,8 +305,7 @@ export class MongoPositionRepository implements PositionRepository {
     private readonly model: Model<PositionDoc>,
     private readonly cache?: UserPositionsCache,
   ) {
-    // The driver types a model's collection with ObjectId ids; positions have string ids.
-    this.upserts = new ReplaceBatcher(model.collection as unknown as ReplaceTarget<PositionDoc>);
+    this.upserts = replaceBatcherOf(model);
   }
 
   async find(userId: number, tenantId: number, issueId: number): Promise<PositionDoc | null> {
