@@ -1,13 +1,13 @@
 // The notes of one reader in one issue, kept in memory: every page of the
 // reader engine asks for them (GET /reader/notes, v1 /notes), and they change
 // only through this service. A write drops the scope's entry here at once and,
-// through notes.changed on the service's exchange, on every other replica
+// through notes.changed on the service's exchange, the user's entries on every other replica
 // (events/cache-invalidation.ts); NOTES_CACHE_TTL_MS bounds what a lost event
 // can cost. Writes, uuid lookups and erasure go to the store as before.
 import { ReferenceCache } from '@folio/messaging';
 import type { Note, NoteChange, NoteRepository, NoteScope } from '../domain/note.js';
 
-/** What the other replicas must drop: one scope, or (erasure) every scope of a user. */
+/** What a write outdates: one scope, or (erasure) every scope of a user. This replica drops that; the others drop all of the user's lists. */
 export interface NotesChange {
   userId: number;
   scope?: NoteScope;
