@@ -257,28 +257,42 @@ describe('v1 sessions: settings token exchange', () => {
     await expect(stack.client.verifyReaderToken({ readerToken: exchanged.readerToken })).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
   });
 
-  it('when a session is stored, then its snapshot rides in its document without signed URLs; one stored apart (large, or from before) reads and deletes the same', async () => {
-    const sessions = stack.db.collection<{ _id: number; snapshot?: Record<string, unknown> }>('reader_sessions');
-    const snapshots = stack.db.collection<{ _id: number; snapshot: Record<string, unknown> }>('reader_session_snapshots');
-    const { settings } = await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 });
-    const inline = await stack.client.exchangeSessionToken({ storeTenantId: 1, token: settings!.token });
-    const stored = await sessions.findOne({ _id: inline.sessionId });
-    expect(stored?.snapshot).toMatchObject({ file_url: null, spine: contentOf(inline).epub!.spine.map(({ href, idref }) => ({ href, idref })) });
+  it('when a session is stored, then its snapshot rides in its document as JSON text without signed URLs; one stored apart or as a document (from before) reads and deletes the same', async () => {
+    const sessions = stack.db.collection<{ _id: number; snapshot?: string | Record<string, unknown> }>('reader_sessions');
+    const snapshots = stack.db.collection<{ _id: number; snapshot: string | Record<string, unknown> }>('reader_session_snapshots');
+    const exchange = async () =>
+      stack.client.exchangeSessionToken({
+        storeTenantId: 1,
+        token: (await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 })).settings!.token,
+      });
+    const storedSnapshot = async (id: number) => (await sessions.findOne({ _id: id }))!.snapshot!;
+    const inline = await exchange();
+    const text = await storedSnapshot(inline.sessionId);
+    expect(typeof text).toBe('string');
+    expect(JSON.parse(text as string)).toMatchObject({ file_url: null, spine: contentOf(inline).epub!.spine.map(({ href, idref }) => ({ href, idref })) });
     expect(await snapshots.findOne({ _id: inline.sessionId })).toBeNull();
 
-    // Apart, as a snapshot over INLINE_SNAPSHOT_MAX_BYTES is stored, and as every one was before.
-    const apart = await stack.client.exchangeSessionToken({
-      storeTenantId: 1,
-      token: (await stack.client.getReaderSettings({ tenantId: 1, userId: USERS.ana, issueId: 1001 })).settings!.token,
-    });
-    await snapshots.insertOne({ _id: apart.sessionId, snapshot: (await sessions.findOne({ _id: apart.sessionId }))!.snapshot! });
+    const readsAsOpened = async (opened: typeof inline) => {
+      const { session: read } = await stack.client.getReaderSession({ storeTenantId: 1, publicId: opened.publicId });
+      expect(read!.content?.epub).toEqual({ fileUrl: undefined, spine: contentOf(opened).epub!.spine, totalWords: contentOf(opened).epub!.totalWords });
+      expect((await stack.client.verifyReaderToken({ readerToken: opened.readerToken })).context?.sessionId).toBe(String(opened.sessionId));
+      await stack.client.deleteReaderSession({ storeTenantId: 1, publicId: opened.publicId });
+      expect(await sessions.findOne({ _id: opened.sessionId })).toBeNull();
+      expect(await snapshots.findOne({ _id: opened.sessionId })).toBeNull();
+    };
+    // Apart, as a snapshot over INLINE_SNAPSHOT_MAX_BYTES is stored.
+    const apart = await exchange();
+    await snapshots.insertOne({ _id: apart.sessionId, snapshot: await storedSnapshot(apart.sessionId) });
     await sessions.updateOne({ _id: apart.sessionId }, { $unset: { snapshot: '' } });
-    const { session: read } = await stack.client.getReaderSession({ storeTenantId: 1, publicId: apart.publicId });
-    expect(read!.content?.epub).toEqual({ fileUrl: undefined, spine: contentOf(apart).epub!.spine, totalWords: contentOf(apart).epub!.totalWords });
-    expect((await stack.client.verifyReaderToken({ readerToken: apart.readerToken })).context?.sessionId).toBe(String(apart.sessionId));
-    await stack.client.deleteReaderSession({ storeTenantId: 1, publicId: apart.publicId });
-    expect(await sessions.findOne({ _id: apart.sessionId })).toBeNull();
-    expect(await snapshots.findOne({ _id: apart.sessionId })).toBeNull();
+    await readsAsOpened(apart);
+    // As sessions were stored before 2026-11-27: a document, inline or apart.
+    const inlineDocument = await exchange();
+    await sessions.updateOne({ _id: inlineDocument.sessionId }, { $set: { snapshot: JSON.parse((await storedSnapshot(inlineDocument.sessionId)) as string) } });
+    await readsAsOpened(inlineDocument);
+    const apartDocument = await exchange();
+    await snapshots.insertOne({ _id: apartDocument.sessionId, snapshot: JSON.parse((await storedSnapshot(apartDocument.sessionId)) as string) });
+    await sessions.updateOne({ _id: apartDocument.sessionId }, { $unset: { snapshot: '' } });
+    await readsAsOpened(apartDocument);
   });
 
   /** The repository with snapshots over 64 bytes stored apart: a PDF snapshot of 50 pages is, one of a page is not. */

@@ -118,6 +118,21 @@ export interface SessionCache {
  */
 export const INLINE_SNAPSHOT_MAX_BYTES = 8 * 1024;
 
+/**
+ * A snapshot is stored as its JSON text: nothing ever queries inside it, and
+ * as a string it is one value for the store to write instead of a tree. On
+ * FerretDB every nested field and array item also gets an entry in the
+ * document's type schema (`$s`), which made an audiobook's session 2.2 KB of
+ * JSON, two thirds of it schema, so PostgreSQL parsed all of it and then
+ * compressed the row (over its 2 KB TOAST threshold). As text, CPU per opened
+ * session fell in docdb 105-114 -> 67-71 µs and in PostgreSQL 90-95 -> 58-62
+ * µs (alternated `pnpm bench:api -- --only=sessions` runs, `/proc`).
+ * Snapshots stored before 2026-11-27 are documents, and read as they are.
+ */
+function snapshotOf(stored: string | Record<string, unknown>): Record<string, unknown> {
+  return typeof stored === 'string' ? (JSON.parse(stored) as Record<string, unknown>) : stored;
+}
+
 /** Everything of a session document but its snapshot: what a reader-token check reads. */
 const WITHOUT_SNAPSHOT = { snapshot: 0 } as const;
 
@@ -152,15 +167,16 @@ export class MongoSessionRepository implements SessionRepository {
 
   /**
    * One document when the snapshot is small (INLINE_SNAPSHOT_MAX_BYTES), else
-   * both at once: one store round trip, not two. Neither is reachable before
-   * the caller answers with the session's token and public id, so a failure
-   * of either leaves at most an unreachable document, never a session seen
-   * without its snapshot.
+   * both at once: one store round trip, not two; the snapshot as its JSON
+   * text (snapshotOf). Neither is reachable before the caller answers with
+   * the session's token and public id, so a failure of either leaves at most
+   * an unreachable document, never a session seen without its snapshot.
    */
   async create(session: SessionDoc): Promise<void> {
     const { snapshot, ...fields } = session;
-    if (Buffer.byteLength(JSON.stringify(snapshot)) <= this.inlineSnapshotMaxBytes) return this.sessionInserts.insert(session);
-    await Promise.all([this.snapshotInserts.insert({ _id: session._id, snapshot, expires_at: session.expires_at }), this.sessionInserts.insert(fields)]);
+    const text = JSON.stringify(snapshot);
+    if (Buffer.byteLength(text) <= this.inlineSnapshotMaxBytes) return this.sessionInserts.insert({ ...fields, snapshot: text });
+    await Promise.all([this.snapshotInserts.insert({ _id: session._id, snapshot: text, expires_at: session.expires_at }), this.sessionInserts.insert(fields)]);
   }
 
   async extend(id: number, expiresAt: Date): Promise<void> {
@@ -194,10 +210,10 @@ export class MongoSessionRepository implements SessionRepository {
   async findWithSnapshot(id: number): Promise<SessionDoc | null> {
     const session = await this.model.findOne({ _id: id }).lean<StoredSessionDoc>().exec();
     if (!session) return null;
-    if (session.snapshot) return { ...session, snapshot: session.snapshot };
+    if (session.snapshot) return { ...session, snapshot: snapshotOf(session.snapshot) };
     // Stored apart: a large one, or one of a session opened before small snapshots rode inline.
     const apart = await this.snapshots.findOne({ _id: id }).lean<SnapshotDoc>().exec();
-    return { ...session, snapshot: apart?.snapshot ?? {} };
+    return { ...session, snapshot: apart ? snapshotOf(apart.snapshot) : {} };
   }
 
   /** Deletes and returns the session; null when it was already gone. */

@@ -20,12 +20,16 @@ export interface StructureDoc {
   audio: AudioManifest | null;
 }
 
-/** A session as stored: its snapshot inline when small, else in `reader_session_snapshots` (data/repositories.ts). */
-export type StoredSessionDoc = Omit<SessionDoc, 'snapshot'> & { snapshot?: Record<string, unknown> };
+/**
+ * A session as stored: its snapshot inline when small, else in
+ * `reader_session_snapshots`; JSON text, or a document when stored before
+ * 2026-11-27 (data/repositories.ts, snapshotOf).
+ */
+export type StoredSessionDoc = Omit<SessionDoc, 'snapshot'> & { snapshot?: string | Record<string, unknown> };
 
 export interface SnapshotDoc {
   _id: number;
-  snapshot: Record<string, unknown>;
+  snapshot: string | Record<string, unknown>;
   /** Its session's, so that both are pruned alike; missing on snapshots stored before 2026-11-26. */
   expires_at?: Date;
 }
