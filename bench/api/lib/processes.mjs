@@ -18,11 +18,27 @@ export function rssByService(runDir) {
   return rss;
 }
 
-/** CPU time (clock ticks: user + system) each service's process tree has used so far. */
+/**
+ * CPU time (clock ticks: user + system) each process of each service's tree
+ * has used so far, by pid: compare two samples process by process
+ * (cpuTicksBetween), since a tree's processes come and go (PostgreSQL's
+ * autovacuum workers and backends), and a sum over the tree would fall when
+ * a busy one exits.
+ */
 export function cpuTicksByService(runDir) {
   const ticks = {};
-  for (const [name, tree] of Object.entries(treesByService(runDir))) ticks[name] = tree.reduce((sum, entry) => sum + entry.cpuTicks, 0);
+  for (const [name, tree] of Object.entries(treesByService(runDir))) ticks[name] = new Map(tree.map((entry) => [entry.pid, entry.cpuTicks]));
   return ticks;
+}
+
+/** Ticks each service used between two samples: by the processes of `after`, from 0 for one started since `before`. */
+export function cpuTicksBetween(before, after) {
+  const used = {};
+  for (const [name, processes] of Object.entries(after)) {
+    used[name] = 0;
+    for (const [pid, ticks] of processes) used[name] += Math.max(0, ticks - (before[name]?.get(pid) ?? 0));
+  }
+  return used;
 }
 
 /** Each running service's processes, without ./dev's bash supervisor. */

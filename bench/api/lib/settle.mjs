@@ -8,7 +8,7 @@
 // `windowSeconds`, and says so; after `timeoutSeconds` it goes on anyway and
 // the table says the stack was still busy.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cpuTicksByService } from './processes.mjs';
+import { cpuTicksBetween, cpuTicksByService } from './processes.mjs';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -18,9 +18,9 @@ export async function settle({ runDir, maxCpuPercent, windowSeconds = 5, timeout
   for (;;) {
     const before = cpuTicksByService(runDir);
     await sleep(windowSeconds * 1000);
-    const after = cpuTicksByService(runDir);
-    const busy = Object.keys(after)
-      .map((name) => [name, (100 * ((after[name] ?? 0) - (before[name] ?? 0))) / TICKS_PER_SECOND / windowSeconds])
+    const used = cpuTicksBetween(before, cpuTicksByService(runDir));
+    const busy = Object.entries(used)
+      .map(([name, ticks]) => [name, (100 * ticks) / TICKS_PER_SECOND / windowSeconds])
       .sort((a, b) => b[1] - a[1]);
     const cpuPercent = busy.reduce((sum, [, percent]) => sum + percent, 0);
     const waitedSeconds = Math.round((Date.now() - started) / 1000);
