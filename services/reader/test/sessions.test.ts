@@ -280,6 +280,7 @@ describe('v1 sessions: settings token exchange', () => {
       expect(await sessions.findOne({ _id: opened.sessionId })).toBeNull();
       expect(await snapshots.findOne({ _id: opened.sessionId })).toBeNull();
     };
+    await readsAsOpened(inline);
     // Apart, as a snapshot over INLINE_SNAPSHOT_MAX_BYTES is stored.
     const apart = await exchange();
     await snapshots.insertOne({ _id: apart.sessionId, snapshot: await storedSnapshot(apart.sessionId) });
