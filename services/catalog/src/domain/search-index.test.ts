@@ -99,6 +99,22 @@ describe('search index', () => {
     expect(search(index, ['word3x7'], false, 300)).toEqual(before);
   });
 
+  it('when catch-ups add issues a few thousand at a time, then prepare() packs them long before they outnumber the packed postings', () => {
+    const index = new SearchIndex<Searchable>();
+    const words = Array.from({ length: 25 }, (_, w) => `word${w}`);
+    const add = (from: number, to: number) => {
+      for (let id = from; id <= to; id++) index.upsert(doc(id, { name: words.map((word) => `${word}x${id % 40}`).join(' ') }));
+    };
+    add(1, 8_100);
+    index.prepare();
+    add(8_101, 10_200);
+    const before = search(index, ['word3x7'], false, 300);
+    expect(index.stats().loosePostings).toBeGreaterThan(50_000);
+    index.prepare();
+    expect(index.stats().loosePostings).toBe(0);
+    expect(search(index, ['word3x7'], false, 300)).toEqual(before);
+  });
+
   it('when only the top hits are kept, then the total still counts every match', () => {
     const index = new SearchIndex<Searchable>();
     for (let id = 1; id <= 50; id++) index.upsert(doc(id, { name: 'same' }));

@@ -26,7 +26,7 @@
 // arrays (dead slots dropped, terms sorted) and restore() adopts them as they
 // are, so a replica starting from a stored snapshot skips tokenizing every
 // issue (see snapshot.ts). pack() does both in place: when growable lists hold
-// most of the postings (prepare(), after a full load or a large catch-up) and
+// many postings (prepare(), after a full load or a large catch-up) and
 // when dead slots pile up. Packed postings are one Int32Array per index (4
 // bytes a posting, no object per term); a term an update appends to gets a
 // growable list of its own.
@@ -47,8 +47,17 @@ export const FIELD_WEIGHTS = { title: 10, author: 5, publisher: 5, keyword: 3, d
 const FIELD_BITS = 5;
 const FIELD_MASK = (1 << FIELD_BITS) - 1;
 const MAX_TERMS = 16;
-/** prepare() packs the index once growable lists hold more postings than this and than the packed arrays. */
-const LOOSE_POSTINGS_TO_PACK = 200_000;
+/**
+ * prepare() packs the index once growable lists hold more postings than this
+ * and than a quarter of the packed ones. A growable posting costs 8 bytes and
+ * more (a list grows by half again), a packed one 4, and packing is cheap
+ * (~10 ms for 420,000 postings), while catch-ups that each add a few thousand
+ * issues to a tenant never reach the packed size: at 100,000 issues caught up
+ * that way, growable lists were 26 MB of heap against 6 MB packed.
+ * Waiting for a quarter of the packed size bounds the work: a pack after at
+ * least that many new postings.
+ */
+const LOOSE_POSTINGS_TO_PACK = 50_000;
 
 /** A term's postings: the number of its range in the packed arrays, or a growable list once an update appended to it. */
 type Postings = number | number[];
@@ -297,10 +306,11 @@ export class SearchIndex<D extends Searchable> {
   /**
    * Does the work the first query after a change would do (sorting new terms),
    * e.g. right after a load or a catch-up; packs the index when growable lists
-   * hold most of its postings (a full load, or many issues added since).
+   * hold many postings (a full load, or many issues added since: see
+   * LOOSE_POSTINGS_TO_PACK).
    */
   prepare(): void {
-    if (this.loose > LOOSE_POSTINGS_TO_PACK && this.loose > this.packed.length) this.pack();
+    if (this.loose > LOOSE_POSTINGS_TO_PACK && this.loose * 4 > this.packed.length) this.pack();
     this.sorted();
     this.ensureScratch();
   }
