@@ -30,6 +30,7 @@ import { CachedAccess } from './upstreams/cached-access.js';
 import { CommerceAccess } from './upstreams/commerce.js';
 import { ReaderPositions } from './upstreams/reader.js';
 import { IdentityTenants } from './upstreams/tenants.js';
+import { processIdleCollector } from './runtime/idle-collector.js';
 
 export const SERVICE_NAME = 'svc.catalog.v1.CatalogService';
 
@@ -97,6 +98,10 @@ export async function startCatalog(
     teardown.add(() => sync.stop());
     snapshots.start();
     teardown.add(() => snapshots.stop());
+    // What a burst of calls leaves in the heap is collected once the replica is idle again.
+    const idleCollector = processIdleCollector();
+    idleCollector?.start();
+    teardown.add(() => idleCollector?.stop());
 
     const identityClient = createPromiseClient(identity.IdentityServiceClient, config.IDENTITY_ADDR);
     const commerceClient = createPromiseClient(commerce.CommerceServiceClient, config.COMMERCE_ADDR);
