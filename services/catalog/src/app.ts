@@ -78,6 +78,8 @@ export async function startCatalog(
     const store = await openCatalogStore(connection, { favorites: favoriteCache });
 
     // Each tenant's issue details in files of their own, off the heap.
+    // Present when the process runs with --expose-gc (./dev and the manifests start catalog so).
+    const collectGarbage = (globalThis as { gc?: () => void }).gc;
     const view = new CatalogView(() => new IssueDetailsFile(config.ISSUE_DETAILS_DIR));
     const sync = new CatalogSync(view, store, logger);
     // From the latest snapshot plus a catch-up when there is a usable one, else the whole catalog.
@@ -87,8 +89,7 @@ export async function startCatalog(
         sync,
         store: new SnapshotRepository(connection, config.SNAPSHOT_CHUNK_BYTES),
         logger,
-        // Present when the process runs with --expose-gc (./dev and the manifests start catalog so).
-        collectGarbage: (globalThis as { gc?: () => void }).gc,
+        collectGarbage,
       },
       { intervalMs: config.SNAPSHOT_INTERVAL_MS },
     );
@@ -99,7 +100,7 @@ export async function startCatalog(
     snapshots.start();
     teardown.add(() => snapshots.stop());
     // What a burst of calls leaves in the heap is collected once the replica is idle again.
-    const idleCollector = processIdleCollector();
+    const idleCollector = collectGarbage && processIdleCollector(collectGarbage);
     idleCollector?.start();
     teardown.add(() => idleCollector?.stop());
 

@@ -13,8 +13,8 @@
 // is collected once per burst, not over and over: what its collection leaves
 // live is the next baseline.
 //
-// Needs `--expose-gc` (./dev and the manifests start catalog with it, see
-// app.ts); without it there is nothing to call and nothing runs.
+// Needs `--expose-gc` (./dev and the manifests start catalog with it); without
+// it app.ts starts none.
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 
@@ -67,10 +67,8 @@ export class IdleCollector {
   }
 }
 
-/** The process's own collector, or undefined when it runs without --expose-gc. */
-export function processIdleCollector(): IdleCollector | undefined {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) return undefined;
+/** The process's collector: `gc` is the global one `--expose-gc` gives. */
+export function processIdleCollector(gc: () => void): IdleCollector {
   let previous = performance.eventLoopUtilization();
   return new IdleCollector({
     collectGarbage: gc,
