@@ -7,7 +7,7 @@ export { tracingSettings, type TracingSettings } from './settings.js';
 export { currentTraceCarrier, contextFromCarrier, inTraceOf, inSpan, traceLogFields, SpanKind, type TraceCarrier } from './carrier.js';
 export { shutdownTelemetry } from './lifecycle.js';
 export { metricsRegistry, enableServiceMetrics, renderMetrics, onScrape } from './metrics/registry.js';
-export { httpMetricsMiddleware, metricsEndpoint, routeTemplate, UNMATCHED_ROUTE } from './metrics/http.js';
+export { httpMetricsMiddleware, metricsEndpoint, recordMatchedRoute, routeTemplate, UNMATCHED_ROUTE } from './metrics/http.js';
 export { observeGrpcCall, grpcCodeName, splitGrpcPath } from './metrics/grpc.js';
 export {
   recordBreakerState,

@@ -18,7 +18,7 @@ import { requestContext } from './http/context.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { healthRouter } from './http/health.js';
 import { mediaProxy } from './http/media-proxy.js';
-import { mountRoutes } from './http/pipeline.js';
+import { routedRequests } from './http/pipeline.js';
 import { ReaderTokenVerifier } from './http/reader-token.js';
 import { ResponseCache } from './http/response-cache.js';
 import { subscribeResponseInvalidation } from './upstreams/response-invalidation.js';
@@ -190,14 +190,12 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
     // The web checkout's pay form posts application/x-www-form-urlencoded.
     express.urlencoded({ extended: false, limit: config.BODY_LIMIT, parameterLimit: 50 }),
   ];
-  // Routed requests: each route's admission counts the global limit in its one Redis round trip.
-  const api = express.Router();
   const readerTokens = new ReaderTokenVerifier(services.reader, {
     livenessPrefix: config.READER_SESSION_LIVENESS_PREFIX,
     cacheSize: config.VERIFIED_READER_TOKEN_CACHE_SIZE,
   });
-  mountRoutes(api, routes, { services, verifier, limits, sessionKeyPrefix: config.SESSION_LIVENESS_PREFIX, responses, readerTokens, bodyParsers });
-  app.use(api);
+  // Routed requests: each route's admission counts the global limit in its one Redis round trip.
+  app.use(routedRequests(routes, { services, verifier, limits, sessionKeyPrefix: config.SESSION_LIVENESS_PREFIX, responses, readerTokens, bodyParsers }));
   // Everything else (the docs, 404s) counts here, then parses as before.
   app.use(limits.globalLimit());
   app.use(...bodyParsers);

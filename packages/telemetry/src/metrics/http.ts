@@ -1,6 +1,8 @@
 // RED metrics per HTTP route: requests by method, route template and status,
 // and a latency histogram. The label is the route template (`/api/v2/books/:id`),
 // never the raw path, so the number of series stays bounded.
+import { context } from '@opentelemetry/api';
+import { getRPCMetadata, RPCType } from '@opentelemetry/core';
 import { Counter, Histogram } from 'prom-client';
 import { metricsRegistry, renderMetrics } from './registry.js';
 
@@ -39,6 +41,20 @@ export function routeTemplate(req: RequestLike): string {
   const path = req.route?.path;
   if (typeof path !== 'string') return UNMATCHED_ROUTE;
   return `${req.baseUrl ?? ''}${path}` || '/';
+}
+
+/**
+ * For a router other than express's own (the gateway dispatches its route
+ * table itself): records the route template a request matched where express's
+ * router would, so that the metrics above label it and the HTTP server span is
+ * named `POST /api/v2/reader/:issue_id/sessions` and carries `http.route`, as
+ * the express instrumentation does for express routes. Without tracing the
+ * span part is a no-op.
+ */
+export function recordMatchedRoute(req: RequestLike, template: string): void {
+  req.route = { path: template };
+  const rpc = getRPCMetadata(context.active());
+  if (rpc?.type === RPCType.HTTP) rpc.route = template;
 }
 
 /** Express middleware; mount it first so it times the whole pipeline. */

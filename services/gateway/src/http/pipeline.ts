@@ -1,18 +1,19 @@
-// Turns the route table into express routes. Each request of a route runs
-// the same steps in the same order, so a handler only ever sees a request
-// that passed all of them:
+// Turns the route table into each route's handlers (http/dispatch.ts finds
+// a request's route). Each request of a route runs the same steps in the same
+// order, so a handler only ever sees a request that passed all of them:
 //   admission (one Redis round trip: global limit, route limit, session and
 //   reader session keys, response version; token verification alongside) →
 //   body parsing → store Host → route limit → access token and session →
 //   tenant mode → reader-token presence → headers/params/query/body
 //   validation → reader-token verified (its scope) → the user's cached answer (http/response-cache.ts), else the handler.
 // A successful write of a known user gives that user a new response version.
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { permissionDenied } from '@folio/errors';
 import { runWithContext } from '@folio/logger';
 import { authenticate } from './auth.js';
 import { stateOf } from './context.js';
+import { routeDispatcher } from './dispatch.js';
 import { httpError, VALIDATION_MESSAGE } from './errors.js';
 import { appTenantOf, clientHeadersOf, HEADER } from './headers.js';
 import { admissionGate, type Admitted, type GateDeps } from './request-gate.js';
@@ -177,19 +178,23 @@ function send(req: Request, res: Response, reply: Reply): void {
   else res.json(reply.body);
 }
 
-export function mountRoutes(router: Router, routes: readonly Route[], deps: PipelineDeps): void {
-  for (const route of routes) {
-    // A GET takes no body: its requests skip the parsers' content-type checks.
-    const parsers = route.method === 'get' && !route.body ? [] : deps.bodyParsers;
-    router[route.method](expressPath(route.path), admissionGate(route, deps), ...parsers, async (req: Request, res: Response) => {
-      // Body parsing ran in the socket's async context: re-enter the request's.
-      const state = stateOf(res);
-      const reply = await runWithContext(state.context, () => runRoute(route, deps, req, res));
-      // A user's write is answered only once their cached reads are outdated, on every replica.
-      if (route.method !== 'get' && !route.leavesCachedReads && reply.status < 400 && state.context.userId !== undefined) {
-        await deps.responses.changed(state.context.userId);
-      }
-      send(req, res, reply);
-    });
-  }
+/** The route table as one express middleware (http/dispatch.ts); a request no route matches goes on to `next`. */
+export function routedRequests(routes: readonly Route[], deps: PipelineDeps): RequestHandler {
+  return routeDispatcher(
+    routes.map((route) => {
+      // A GET takes no body: its requests skip the parsers' content-type checks.
+      const parsers = route.method === 'get' && !route.body ? [] : deps.bodyParsers;
+      const handle: RequestHandler = async (req: Request, res: Response) => {
+        // Body parsing ran in the socket's async context: re-enter the request's.
+        const state = stateOf(res);
+        const reply = await runWithContext(state.context, () => runRoute(route, deps, req, res));
+        // A user's write is answered only once their cached reads are outdated, on every replica.
+        if (route.method !== 'get' && !route.leavesCachedReads && reply.status < 400 && state.context.userId !== undefined) {
+          await deps.responses.changed(state.context.userId);
+        }
+        send(req, res, reply);
+      };
+      return { method: route.method, path: expressPath(route.path), handlers: [admissionGate(route, deps), ...parsers, handle] };
+    }),
+  );
 }
