@@ -15,7 +15,7 @@ import { request } from './lib/http.mjs';
 import { drive } from './lib/load.mjs';
 import { loginAll } from './lib/logins.mjs';
 import { prepare } from './lib/prepare.mjs';
-import { rssByService } from './lib/processes.mjs';
+import { cpuTicksBetween, cpuTicksByService, cpuTicksOfPid, rssByService } from './lib/processes.mjs';
 import { settle } from './lib/settle.mjs';
 import { judge, loadResult, machine, medianOf, saveResult, scaleRatioTable, table, writeBlock } from './lib/report.mjs';
 import { counts, scaleUserEmail, tenantOneUsers } from '../scale/plan.mjs';
@@ -68,7 +68,11 @@ const [line] = await once(hello.stdout, 'data');
 const helloUrl = `http://127.0.0.1:${String(line).match(/listening (\d+)/)[1]}`;
 
 const load = { connections: options.connections, duration: options.duration, warmup: options.warmup };
-const bareRun = async () => drive(helloUrl, () => ({ method: 'GET', path: '/hello', headers: {} }), 200, load);
+// CPU per answer: of the bare server's process, and of each service of the stack (lib/processes.mjs).
+const bareCpu = { sample: () => cpuTicksOfPid(hello.pid), ticksSince: (before) => ({ bare: cpuTicksOfPid(hello.pid) - before }) };
+const runDir = join(root, '.local', 'run');
+const stackCpu = { sample: () => cpuTicksByService(runDir), ticksSince: (before) => cpuTicksBetween(before, cpuTicksByService(runDir)) };
+const bareRun = async () => drive(helloUrl, () => ({ method: 'GET', path: '/hello', headers: {} }), 200, load, bareCpu);
 const selected = endpoints({ users, noteReaders, noteWriters, shelf }).filter(
   (endpoint) => !options.only || options.only.some((word) => endpoint.name.includes(word)),
 );
@@ -85,7 +89,7 @@ try {
     bareRuns.push(await bareRun());
     for (const [i, endpoint] of selected.entries()) {
       log(`${of}${endpoint.name}, ${options.duration} s …`);
-      runs[i].push(await drive(options.gateway, endpoint.build, endpoint.expected, load));
+      runs[i].push(await drive(options.gateway, endpoint.build, endpoint.expected, load, stackCpu));
     }
   }
   log(`bare express 5 GET /hello again, ${options.duration} s …`);
@@ -127,6 +131,15 @@ if (throttled.length) {
     `429 answers in ${throttled.map((row) => row.name).join(', ')}: a limit bit despite the spread of client addresses. ` +
       'If it is the gateway\'s global per-IP limit, raise it for the benchmark: GLOBAL_RATE_LIMIT_PER_MINUTE=1000000 ./dev restart gateway',
   );
+}
+// Where each answer's CPU went, service by service (the table shows the gateway and the sum).
+console.log('CPU µs per answer by service:');
+for (const row of result.rows) {
+  const byService = Object.entries(row.cpuUsPerRequest ?? {})
+    .filter(([, us]) => us >= 1)
+    .sort(([, a], [, b]) => b - a)
+    .map(([name, us]) => `${name} ${Math.round(us)}`);
+  console.log(`  ${row.name}: ${byService.join(', ')}`);
 }
 const failed = result.rows.filter((row) => !row.pass).length;
 console.log(`${result.rows.length - failed} of ${result.rows.length} endpoints meet their target.`);

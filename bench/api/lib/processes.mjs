@@ -41,6 +41,17 @@ export function cpuTicksBetween(before, after) {
   return used;
 }
 
+/** CPU time (clock ticks) one process has used so far; 0 once it has ended. */
+export function cpuTicksOfPid(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
+
 /** Each running service's processes, without ./dev's bash supervisor. */
 function treesByService(runDir) {
   const table = processTable();

@@ -46,7 +46,24 @@ export function medianOf(runs) {
     errors: sum('errors'),
     statuses,
     rounds: runs.map((run) => run.reqPerSec),
+    cpuUsPerRequest: medianByKey(runs.map((run) => run.cpuUsPerRequest ?? {})),
   };
+}
+
+/** Each key's median over the rounds (a service's CPU per answer; rounds without it are left out). */
+function medianByKey(records) {
+  const keys = new Set(records.flatMap((record) => Object.keys(record)));
+  return Object.fromEntries(
+    [...keys].map((key) => {
+      const values = records.map((record) => record[key]).filter((value) => value !== undefined).sort((a, b) => a - b);
+      return [key, values[Math.floor((values.length - 1) / 2)]];
+    }),
+  );
+}
+
+/** CPU per answer summed over the stack's processes (the load generator is in neither this nor the bare figure). */
+export function stackCpuUs(row) {
+  return Object.values(row.cpuUsPerRequest ?? {}).reduce((sum, us) => sum + us, 0);
 }
 
 /** Adds ratio and verdict to each endpoint row. */
@@ -58,6 +75,8 @@ export function judge(rows, bare) {
     return { ...row, ratio, pass: clean && ratio >= target.ratio && row.p99 <= target.p99 };
   });
 }
+
+const cpuText = (us) => (us === undefined ? '' : Math.round(us).toLocaleString('en'));
 
 const fmt = {
   int: (v) => Math.round(v).toLocaleString('en'),
@@ -78,21 +97,24 @@ export function table(result) {
   const rounds = result.rounds ?? 1;
   const spread = (values) => (values && values.length > 1 ? values.map(fmt.int).join(' / ') : '');
   const bareMedian = medianOf(result.bareRuns);
+  // Runs before 2026-12-01 have no CPU figures.
+  const bareCpu = bareMedian.cpuUsPerRequest.bare;
   const lines = [
     `Dataset \`${result.dataset}\`; ${result.machine.nproc} CPUs, ${result.machine.memoryGb} GB, node ${result.machine.node}; ${result.machine.date}; load average ${result.machine.loadAverage} at the start; ${settledText(result.settled)}` +
       `${result.connections} connections, ${rounds > 1 ? `${rounds} rounds of ` : ''}${result.duration} s per endpoint${result.warmup ? ` (each after ${result.warmup} s of the same load, not measured)` : ''}, ${result.users} users.` +
       (rounds > 1 ? ' Each row is the median of its rounds (the runs with the median req/s give p50 and p99); "rounds" shows every run.' : ''),
     '',
-    '| Endpoint | kind | req/s | rounds | p50 | p99 | non-2xx/errors | vs bare | target | pass |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
-    `| bare express 5 \`GET /hello\` | ref | ${fmt.int(result.bare)} | ${spread(result.bareRuns.map((run) => run.reqPerSec))} | ${fmt.ms(bareMedian.p50)} | ${fmt.ms(bareMedian.p99)} | ${bareMedian.unexpected + bareMedian.errors} | 1 | | |`,
+    '| Endpoint | kind | req/s | rounds | p50 | p99 | non-2xx/errors | vs bare | target | pass | CPU µs/answer: gateway, stack | CPU vs bare |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |',
+    `| bare express 5 \`GET /hello\` | ref | ${fmt.int(result.bare)} | ${spread(result.bareRuns.map((run) => run.reqPerSec))} | ${fmt.ms(bareMedian.p50)} | ${fmt.ms(bareMedian.p99)} | ${bareMedian.unexpected + bareMedian.errors} | 1 | | | ${cpuText(bareCpu)} | ${bareCpu ? 1 : ''} |`,
     ...result.rows.map((row) => {
       const target = TARGETS[row.kind];
       const bad = row.unexpected + row.errors;
       const statuses = bad ? ` (${Object.entries(row.statuses).map(([code, count]) => `${code}: ${count}`).join(', ')}${row.errors ? `, errors: ${row.errors}` : ''})` : '';
       return (
         `| \`${row.name}\` | ${row.kind} | ${fmt.int(row.reqPerSec)} | ${spread(row.rounds)} | ${fmt.ms(row.p50)} | ${fmt.ms(row.p99)} | ${bad}${statuses} | ${fmt.ratio(row.ratio)} | ` +
-        `>= ${target.ratio}, p99 <= ${target.p99} ms | ${row.pass ? 'pass' : 'FAIL'} |`
+        `>= ${target.ratio}, p99 <= ${target.p99} ms | ${row.pass ? 'pass' : 'FAIL'} | ` +
+        `${row.cpuUsPerRequest?.gateway !== undefined ? `${cpuText(row.cpuUsPerRequest.gateway)}, ${cpuText(stackCpuUs(row))}` : ''} | ${bareCpu && stackCpuUs(row) ? fmt.ratio(bareCpu / stackCpuUs(row)) : ''} |`
       );
     }),
     '',
