@@ -22,6 +22,16 @@ export const ENDED = '-';
 /** A tombstone outlives its token by this much, so clock skew with the gateway cannot reopen the gap. */
 const TOMBSTONE_MARGIN_MS = 60_000;
 
+/**
+ * How long a best-effort write holds up its caller. Redis answers within a
+ * millisecond; while it restarts, ioredis keeps a command until its timeout
+ * or its reconnection gives up, a second or more, and a CheckSession that
+ * waited that long behind the gateway's 2 s deadline timed out and opened the
+ * gateway's breaker on CheckSession (the Redis restart of the chaos suite,
+ * 2026-12-01). The write goes on after the wait, and its failure is logged.
+ */
+const BEST_EFFORT_WAIT_MS = 100;
+
 export class RedisSessionLiveness implements SessionLiveness {
   constructor(
     private readonly redis: Redis,
@@ -79,11 +89,17 @@ export class RedisSessionLiveness implements SessionLiveness {
   }
 
   private async bestEffort(write: () => Promise<unknown>, what: string): Promise<void> {
-    try {
-      await write();
-    } catch (error) {
-      this.logger.warn({ err: error, what }, 'session liveness not written; the gateway will ask identity');
-    }
+    const written = write().then(
+      () => undefined,
+      (error: unknown) => this.logger.warn({ err: error, what }, 'session liveness not written; the gateway will ask identity'),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, BEST_EFFORT_WAIT_MS);
+      timer.unref();
+    });
+    await Promise.race([written, waited]);
+    clearTimeout(timer);
   }
 }
 
