@@ -35,7 +35,8 @@ const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 
 const { connectMongo } = await load('@folio/mongo');
 const { createLogger } = await load('@folio/logger');
-const { checkHealth, closeHealthClients, createPromiseClient, startGrpcServer, unimplementedHandlers } = await load('@folio/grpc');
+const { checkHealth, closeHealthClients, createPromiseClient, startGrpcServer } = await load('@folio/grpc');
+const { unimplementedHandlers } = await load('@folio/testing');
 const { catalog, commerce, identity } = await load('@folio/proto');
 const { openCatalogStore } = await import(pathToFileURL(join(catalogDir, 'dist', 'data', 'index.js')).href);
 const { generateIssue, generateQueries, TENANT } = await import('../search/corpus.mjs');
