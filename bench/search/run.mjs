@@ -41,7 +41,8 @@ const REUSE = args.get('reuse') === 'true';
 
 const { connectMongo } = await load('@folio/mongo');
 const { createLogger } = await load('@folio/logger');
-const { createPromiseClient, startGrpcServer, unimplementedHandlers } = await load('@folio/grpc');
+const { createPromiseClient, startGrpcServer } = await load('@folio/grpc');
+const { unimplementedHandlers } = await load('@folio/testing');
 const { catalog, commerce, identity } = await load('@folio/proto');
 const { openCatalogStore } = await loadDist('data/index.js');
 const { CatalogView } = await loadDist('domain/catalog-view.js');
