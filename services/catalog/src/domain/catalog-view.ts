@@ -14,7 +14,7 @@
 // of packed postings (a restored snapshot of the scale dataset, after a full
 // GC; 160 MB with every field in the heap, see docs/architecture.md).
 import { ViewIssue, type EncodedDetails, type IssueDetailsStore, type IssueKeyFields } from './issue-details.js';
-import { SearchIndex, type IndexSnapshot, type Searchable } from './search-index.js';
+import { SearchIndex, type IndexSnapshot, type RecencyOrder, type Searchable } from './search-index.js';
 
 /** Never changed in place. */
 export interface IssueTags {
@@ -147,8 +147,17 @@ export class TenantCatalog {
 
   /** Every issue, newest first (the latest-issues shelf). */
   latest(): readonly ViewIssue[] {
-    this.recency ??= this.index.documents().sort(byRecency);
+    if (!this.recency) {
+      const order = this.index.documents().sort(byRecency);
+      for (let i = 0; i < order.length; i++) order[i]!.recencyRank = i;
+      this.recency = order;
+    }
     return this.recency;
+  }
+
+  /** The issues newest first as they are now, and each one's place there: what a search sorts its hits by. */
+  recencyOrder(): RecencyOrder<IssueRecord> {
+    return { docs: this.latest(), rankOf: (doc) => (doc as ViewIssue).recencyRank };
   }
 
   /** The issues of a collection, newest first. */

@@ -105,6 +105,12 @@ export class ViewIssue implements IssueRecord {
   private at: number;
   /** Bytes of the stored details. */
   readonly detailsLength: number;
+  /**
+   * The issue's place in its tenant's latest() (0: the newest), set each time
+   * that order is made; -1 before. A search sorts its hits by it
+   * (TenantCatalog.recencyOrder).
+   */
+  recencyRank = -1;
 
   constructor(key: IssueKeyFields, location: DetailsLocation) {
     this.id = key.id;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { issueRecord } from '../../test/support/issue-record.js';
-import type { IssueRecord } from './catalog-view.js';
+import { byRecency, type IssueRecord } from './catalog-view.js';
 import { RankedQueries } from './ranked-queries.js';
-import { SearchIndex, TopHits } from './search-index.js';
+import { SearchIndex, TopHits, type RecencyOrder } from './search-index.js';
 
 const issue = (id: number, name: string) => issueRecord(id, { name });
 
@@ -22,6 +22,40 @@ describe('ranked queries', () => {
     const ranked = new RankedQueries({ maxHits: 100 }).ranked(1, index, ['atlas'], true);
     expect(ids(ranked)).toEqual(ids(direct.sorted()));
     expect(ranked).toHaveLength(direct.total);
+  });
+
+  it('when the recency order of the index is given, then the ranking is the one compareHits gives, hit for hit', () => {
+    // Few publication dates, so that many hits tie on the first three criteria and the id decides.
+    const words = ['atlas', 'river', 'atlantic', 'sea', 'map', 'north'];
+    const index = new SearchIndex<IssueRecord>();
+    for (let id = 1; id <= 400; id++) {
+      const pick = (k: number) => words[(id * k) % words.length]!;
+      index.upsert(
+        issueRecord(id, {
+          name: `${pick(7)} ${pick(3)}`,
+          author: id % 5 === 0 ? pick(11) : '',
+          keywords: id % 3 === 0 ? [pick(13)] : [],
+          description: `${pick(17)} ${pick(19)} ${pick(23)}`,
+          publishedAtMs: (id % 4) * 86_400_000,
+        }),
+      );
+    }
+    index.remove(17);
+    index.upsert(issueRecord(18, { name: 'atlas atlas river', publishedAtMs: 0 }));
+    const docs = index.documents().sort(byRecency);
+    const ranks = new Map(docs.map((doc, rank) => [doc, rank]));
+    const recency = (): RecencyOrder<IssueRecord> => ({ docs, rankOf: (doc) => ranks.get(doc)! });
+    for (const [terms, prefixLast] of [
+      [['atlas'], true],
+      [['river', 'sea'], false],
+      [['at'], true],
+      [['map', 'north', 'atlas'], true],
+    ] as const) {
+      const compared = new RankedQueries({ maxHits: 0 }).ranked(1, index, terms, prefixLast);
+      const numeric = new RankedQueries({ maxHits: 0 }).ranked(1, index, terms, prefixLast, recency);
+      expect(compared.length).toBeGreaterThan(50);
+      expect(numeric).toEqual(compared);
+    }
   });
 
   it('when the same query comes again on an unchanged index, then the kept ranking is returned', () => {

@@ -66,7 +66,9 @@ export class Search {
     if (!(await tenants.get(request.tenantId)).storefrontSearch) return { disabled: true };
     const { text, terms, page } = validate(request.query, request.page);
     const lang = langOf(request.lang);
-    const index = view.tenant(request.tenantId)?.index;
+    const tenant = view.tenant(request.tenantId);
+    const index = tenant?.index;
+    const recency = () => tenant!.recencyOrder();
 
     let items: ListedIssue[];
     let total: number;
@@ -74,14 +76,14 @@ export class Search {
       items = [];
       total = 0;
     } else if (request.scope === 'all') {
-      const ranked = rankings.ranked(request.tenantId, index, terms, prefixLast(terms));
+      const ranked = rankings.ranked(request.tenantId, index, terms, prefixLast(terms), recency);
       const candidates = ranked.slice(0, candidateLimit).map((hit) => hit.doc);
       const [acquirable] = await storefront.acquirable(request.tenantId, request.userId, lang, [candidates]);
       total = acquirable!.length;
       items = pageSlice(acquirable!, page, SEARCH_PAGE_SIZE);
     } else {
       const content = await access.accessible([request.tenantId], request.userId);
-      const ranked = rankings.ranked(request.tenantId, index, terms, prefixLast(terms));
+      const ranked = rankings.ranked(request.tenantId, index, terms, prefixLast(terms), recency);
       const readable = readableRanking(ranked, content, request.tenantId);
       total = readable.length;
       items = pageSlice(readable, page, SEARCH_PAGE_SIZE).map((hit) => ({ issue: hit.doc }));
@@ -101,8 +103,11 @@ export class Search {
       const content = await access.accessible(tenantIds, request.userId);
       // One ranking across tenants: scores of every tenant's index are comparable.
       for (const tenantId of tenantIds) {
-        const index = view.tenant(tenantId)?.index;
-        if (index) offerBest(readableRanking(rankings.ranked(tenantId, index, terms, prefixLast(terms)), content, tenantId), hits.limit, hits);
+        const tenant = view.tenant(tenantId);
+        if (tenant) {
+          const ranked = rankings.ranked(tenantId, tenant.index, terms, prefixLast(terms), () => tenant.recencyOrder());
+          offerBest(readableRanking(ranked, content, tenantId), hits.limit, hits);
+        }
       }
     }
     const items = pageSlice(hits.sorted(), page, SEARCH_PAGE_SIZE).map((hit) => ({ issue: hit.doc }));
