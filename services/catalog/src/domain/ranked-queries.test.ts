@@ -14,17 +14,26 @@ function indexOf(names: string[]): SearchIndex<IssueRecord> {
 
 const ids = (hits: readonly { doc: IssueRecord }[]) => hits.map((hit) => hit.doc.id);
 
+/** The index's documents newest first as they are when asked, as TenantCatalog.recencyOrder gives them. */
+function recencyOf(index: SearchIndex<IssueRecord>): () => RecencyOrder<IssueRecord> {
+  return () => {
+    const docs = index.documents().sort(byRecency);
+    const ranks = new Map(docs.map((doc, rank) => [doc, rank]));
+    return { docs, rankOf: (doc) => ranks.get(doc)! };
+  };
+}
+
 describe('ranked queries', () => {
   it('when a query is ranked, then it is the whole ranking a direct search gives, in the same order', () => {
     const index = indexOf(['Atlas of rivers', 'River atlas', 'Atlantic', 'Sea', 'The atlas', 'Atlas atlas']);
     const direct = new TopHits<IssueRecord>(100);
     index.search(['atlas'], { prefixLast: true }, direct);
-    const ranked = new RankedQueries({ maxHits: 100 }).ranked(1, index, ['atlas'], true);
+    const ranked = new RankedQueries({ maxHits: 100 }).ranked(1, index, ['atlas'], true, recencyOf(index));
     expect(ids(ranked)).toEqual(ids(direct.sorted()));
     expect(ranked).toHaveLength(direct.total);
   });
 
-  it('when the recency order of the index is given, then the ranking is the one compareHits gives, hit for hit', () => {
+  it('when many hits tie on their terms and score, then the ranking is the order compareHits gives, hit for hit', () => {
     // Few publication dates, so that many hits tie on the first three criteria and the id decides.
     const words = ['atlas', 'river', 'atlantic', 'sea', 'map', 'north'];
     const index = new SearchIndex<IssueRecord>();
@@ -42,52 +51,50 @@ describe('ranked queries', () => {
     }
     index.remove(17);
     index.upsert(issueRecord(18, { name: 'atlas atlas river', publishedAtMs: 0 }));
-    const docs = index.documents().sort(byRecency);
-    const ranks = new Map(docs.map((doc, rank) => [doc, rank]));
-    const recency = (): RecencyOrder<IssueRecord> => ({ docs, rankOf: (doc) => ranks.get(doc)! });
     for (const [terms, prefixLast] of [
       [['atlas'], true],
       [['river', 'sea'], false],
       [['at'], true],
       [['map', 'north', 'atlas'], true],
     ] as const) {
-      const compared = new RankedQueries({ maxHits: 0 }).ranked(1, index, terms, prefixLast);
-      const numeric = new RankedQueries({ maxHits: 0 }).ranked(1, index, terms, prefixLast, recency);
-      expect(compared.length).toBeGreaterThan(50);
-      expect(numeric).toEqual(compared);
+      const compared = new TopHits<IssueRecord>(1_000); // sorts its hits with compareHits
+      index.search(terms, { prefixLast }, compared);
+      const ranked = new RankedQueries({ maxHits: 0 }).ranked(1, index, terms, prefixLast, recencyOf(index));
+      expect(ranked.length).toBeGreaterThan(50);
+      expect(ranked).toEqual(compared.sorted());
     }
   });
 
   it('when the same query comes again on an unchanged index, then the kept ranking is returned', () => {
     const index = indexOf(['Atlas', 'Atlas two']);
     const rankings = new RankedQueries({ maxHits: 100 });
-    const first = rankings.ranked(1, index, ['atlas'], true);
-    expect(rankings.ranked(1, index, ['atlas'], true)).toBe(first);
-    expect(rankings.ranked(2, index, ['atlas'], true)).not.toBe(first);
-    expect(rankings.ranked(1, index, ['atlas'], false)).not.toBe(first);
+    const first = rankings.ranked(1, index, ['atlas'], true, recencyOf(index));
+    expect(rankings.ranked(1, index, ['atlas'], true, recencyOf(index))).toBe(first);
+    expect(rankings.ranked(2, index, ['atlas'], true, recencyOf(index))).not.toBe(first);
+    expect(rankings.ranked(1, index, ['atlas'], false, recencyOf(index))).not.toBe(first);
   });
 
   it('when the index changes, then the query is ranked again and sees the change', () => {
     const index = indexOf(['Atlas', 'Atlas two']);
     const rankings = new RankedQueries({ maxHits: 100 });
-    expect(ids(rankings.ranked(1, index, ['atlas'], true))).toEqual([2, 1]);
+    expect(ids(rankings.ranked(1, index, ['atlas'], true, recencyOf(index)))).toEqual([2, 1]);
     index.upsert(issue(3, 'New atlas'));
-    expect(ids(rankings.ranked(1, index, ['atlas'], true))).toEqual([3, 2, 1]);
+    expect(ids(rankings.ranked(1, index, ['atlas'], true, recencyOf(index)))).toEqual([3, 2, 1]);
     index.remove(2);
-    expect(ids(rankings.ranked(1, index, ['atlas'], true))).toEqual([3, 1]);
+    expect(ids(rankings.ranked(1, index, ['atlas'], true, recencyOf(index)))).toEqual([3, 1]);
   });
 
   it('when the kept hits would pass the budget, then the least recent rankings go, and a ranking longer than the budget is not kept', () => {
     const index = indexOf(['alpha one', 'alpha two', 'beta one', 'beta two', 'gamma']);
     const rankings = new RankedQueries({ maxHits: 4 });
-    const alpha = rankings.ranked(1, index, ['alpha'], false);
-    const beta = rankings.ranked(1, index, ['beta'], false);
-    expect(rankings.ranked(1, index, ['alpha'], false)).toBe(alpha); // now the most recent
-    rankings.ranked(1, index, ['gamma'], false); // 5 hits held: beta, the least recent, goes
-    expect(rankings.ranked(1, index, ['alpha'], false)).toBe(alpha);
-    expect(rankings.ranked(1, index, ['beta'], false)).not.toBe(beta);
-    const one = rankings.ranked(1, index, ['one', 'two', 'gamma'], false);
+    const alpha = rankings.ranked(1, index, ['alpha'], false, recencyOf(index));
+    const beta = rankings.ranked(1, index, ['beta'], false, recencyOf(index));
+    expect(rankings.ranked(1, index, ['alpha'], false, recencyOf(index))).toBe(alpha); // now the most recent
+    rankings.ranked(1, index, ['gamma'], false, recencyOf(index)); // 5 hits held: beta, the least recent, goes
+    expect(rankings.ranked(1, index, ['alpha'], false, recencyOf(index))).toBe(alpha);
+    expect(rankings.ranked(1, index, ['beta'], false, recencyOf(index))).not.toBe(beta);
+    const one = rankings.ranked(1, index, ['one', 'two', 'gamma'], false, recencyOf(index));
     expect(one).toHaveLength(5);
-    expect(rankings.ranked(1, index, ['one', 'two', 'gamma'], false)).not.toBe(one);
+    expect(rankings.ranked(1, index, ['one', 'two', 'gamma'], false, recencyOf(index))).not.toBe(one);
   });
 });

@@ -26,16 +26,16 @@ export class RankedQueries {
   constructor(private readonly settings: RankedQuerySettings) {}
 
   /**
-   * Every match of `terms` in the index, best first. `recency`, the index's
-   * documents newest first as they are now, makes the sort a numeric one
-   * (AllHits); without it hits are compared one by one.
+   * Every match of `terms` in the index, best first. `recency` gives the
+   * index's documents newest first as they are now (TenantCatalog.recencyOrder),
+   * which AllHits sorts by; it is asked only when the ranking is not kept.
    */
   ranked(
     tenantId: number,
     index: SearchIndex<IssueRecord>,
     terms: readonly string[],
     prefixLast: boolean,
-    recency?: () => RecencyOrder<IssueRecord>,
+    recency: () => RecencyOrder<IssueRecord>,
   ): readonly Hit<IssueRecord>[] {
     const key = `${tenantId}\u0000${prefixLast ? 1 : 0}\u0000${terms.join('\u0000')}`;
     const entry = this.entries.get(key);
@@ -47,7 +47,7 @@ export class RankedQueries {
         return entry.hits;
       }
     }
-    const sink = new AllHits<IssueRecord>(recency?.());
+    const sink = new AllHits<IssueRecord>(recency());
     index.search(terms, { prefixLast }, sink);
     const hits = sink.sorted();
     if (hits.length <= this.settings.maxHits) this.keep(key, { index, version: index.version, hits });

@@ -121,26 +121,23 @@ const RANK_SCALE = 2 ** 32;
 
 /**
  * Keeps every hit offered to it: a query's whole ranking, for RankedQueries to
- * reuse. With the index's recency order, a hit is one number (the primary
- * criteria, inverted, above the document's recency rank), and the ranking is
- * a typed array's numeric sort: a common word matches 70,000 of 100,000
- * issues, and sorting that many hits with compareHits took 80 % of a first
- * search's time (bench/search, 2026-12-02).
+ * reuse. A hit is one number (the primary criteria, inverted, above the
+ * document's place in the index's recency order), so the ranking is a typed
+ * array's numeric sort, in the order compareHits gives: a common word matches
+ * 70,000 of 100,000 issues, and sorting that many hits with compareHits took
+ * 80 % of a first search's time (bench/search, 2026-12-02).
  */
 export class AllHits<D extends Searchable> implements HitSink<D> {
-  private readonly hits: Hit<D>[] = [];
   private readonly keys: number[] = [];
 
-  constructor(private readonly recency?: RecencyOrder<D>) {}
+  constructor(private readonly recency: RecencyOrder<D>) {}
 
   offer(doc: D, matched: number, score2: number): void {
-    if (this.recency) this.keys.push((PRIMARY_LIMIT - (matched * PRIMARY_SCALE + score2)) * RANK_SCALE + this.recency.rankOf(doc));
-    else this.hits.push({ doc, matched, score: score2 / 2 });
+    this.keys.push((PRIMARY_LIMIT - (matched * PRIMARY_SCALE + score2)) * RANK_SCALE + this.recency.rankOf(doc));
   }
 
   /** Every hit, best first. */
   sorted(): Hit<D>[] {
-    if (!this.recency) return this.hits.sort(compareHits);
     const keys = Float64Array.from(this.keys).sort();
     const { docs } = this.recency;
     const hits = new Array<Hit<D>>(keys.length);

@@ -67,23 +67,21 @@ export class Search {
     const { text, terms, page } = validate(request.query, request.page);
     const lang = langOf(request.lang);
     const tenant = view.tenant(request.tenantId);
-    const index = tenant?.index;
-    const recency = () => tenant!.recencyOrder();
 
     let items: ListedIssue[];
     let total: number;
-    if (!index || terms.length === 0) {
+    if (!tenant || terms.length === 0) {
       items = [];
       total = 0;
     } else if (request.scope === 'all') {
-      const ranked = rankings.ranked(request.tenantId, index, terms, prefixLast(terms), recency);
+      const ranked = rankings.ranked(request.tenantId, tenant.index, terms, prefixLast(terms), () => tenant.recencyOrder());
       const candidates = ranked.slice(0, candidateLimit).map((hit) => hit.doc);
       const [acquirable] = await storefront.acquirable(request.tenantId, request.userId, lang, [candidates]);
       total = acquirable!.length;
       items = pageSlice(acquirable!, page, SEARCH_PAGE_SIZE);
     } else {
       const content = await access.accessible([request.tenantId], request.userId);
-      const ranked = rankings.ranked(request.tenantId, index, terms, prefixLast(terms), recency);
+      const ranked = rankings.ranked(request.tenantId, tenant.index, terms, prefixLast(terms), () => tenant.recencyOrder());
       const readable = readableRanking(ranked, content, request.tenantId);
       total = readable.length;
       items = pageSlice(readable, page, SEARCH_PAGE_SIZE).map((hit) => ({ issue: hit.doc }));
