@@ -101,6 +101,21 @@ describe('notes: ownership, validation and immutability', () => {
       });
     });
 
+    it('when a text field has a NUL character (storage refuses it), then create and update are INVALID_ARGUMENT on that field', async () => {
+      expect(await fieldErrorsOf(epubDraft({ totalText: 'a\u0000b', annotationText: '\u0000', epubLocationList: { items: ['cfi\u0000'] } }))).toEqual({
+        totalText: ['The total text must not contain NUL characters.'],
+        annotationText: ['The annotation text must not contain NUL characters.'],
+        epubLocation: ['The epub location must not contain NUL characters.'],
+      });
+      const scope = readerSession();
+      const note = (await create(scope, epubDraft())).note!;
+      const failure = await failureOf(t.client.updateNote({ scope, noteId: note.id, color: 'red\u0000', annotationText: {} }));
+      expect({ code: failure.code, fieldErrors: failure.details.fieldErrors }).toEqual({
+        code: 'INVALID_ARGUMENT',
+        fieldErrors: { color: ['The color must not contain NUL characters.'] },
+      });
+    });
+
     it('when strings are too long, then they are refused with the limit', async () => {
       expect(await fieldErrorsOf(pdfDraft({ color: 'x'.repeat(33), annotationText: 'y'.repeat(10_001) }))).toEqual({
         color: ['The color must not be greater than 32 characters.'],

@@ -31,7 +31,7 @@ import {
   type Tenant,
 } from './route.js';
 import { checkTenantMode, resolveStoreTenant } from './tenant.js';
-import { parsePart, type FieldErrors } from './validation.js';
+import { parsePart, rejectNulCharacters, type FieldErrors } from './validation.js';
 
 export interface PipelineDeps extends GateDeps {
   services: Services;
@@ -83,6 +83,10 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
   const params = parsePart(route.params ?? EMPTY, req.params, errors, 'params');
   const query = parsePart(route.query ?? EMPTY, req.query, errors, 'query');
   const body = route.body ? parsePart(route.body, req.body ?? {}, errors, 'body') : undefined;
+  // What the route declared and will use (its OpenAPI operation documents the 422), not keys its schema dropped.
+  if (route.params && params) rejectNulCharacters(params, errors, 'params');
+  if (route.query && query) rejectNulCharacters(query, errors, 'query');
+  if (route.body && body) rejectNulCharacters(body, errors, 'body');
   if (Object.keys(errors).length > 0) {
     const status = route.invalidStatus ?? 422;
     throw httpError(status, status === 400 ? 'Bad request.' : VALIDATION_MESSAGE, errors);

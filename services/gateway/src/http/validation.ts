@@ -69,3 +69,34 @@ export function parsePart<S extends z.ZodType>(schema: S, data: unknown, errors:
   }
   return undefined;
 }
+
+const NUL = '\u0000';
+
+/**
+ * Refuses NUL characters anywhere in one part of a request, keys included:
+ * no text field of the API means anything with one, and storage refuses it
+ * (PostgreSQL under FerretDB answers SQLSTATE 22P05), so it is a 422 on the
+ * field as sent instead of a 500 from whichever service keeps the text.
+ * Iterative, so a deeply nested body cannot overflow the stack.
+ */
+export function rejectNulCharacters(data: unknown, errors: FieldErrors, rootName: string): void {
+  const pending: { value: unknown; path: string[] }[] = [{ value: data, path: [] }];
+  while (pending.length > 0) {
+    const { value, path } = pending.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes(NUL)) addNulReason(errors, path.length ? path.join('.') : rootName);
+    } else if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
+      for (const [key, child] of Object.entries(value)) {
+        const childPath = [...path, key];
+        if (key.includes(NUL)) addNulReason(errors, childPath.join('.'));
+        pending.push({ value: child, path: childPath });
+      }
+    }
+  }
+}
+
+function addNulReason(errors: FieldErrors, field: string): void {
+  const text = `The ${field} field must not contain NUL characters.`;
+  const reasons = (errors[field] ??= []);
+  if (!reasons.includes(text)) reasons.push(text);
+}

@@ -3,7 +3,7 @@
 // routed asynchronously (support e-mail, engineering, messaging channel).
 // `delete-account-and-data` from a non-admin also requests the erasure of
 // the account.
-import { invalidCredentials, invalidFields } from './errors.js';
+import { invalidCredentials, invalidFields, nulFieldErrors } from './errors.js';
 import { EVENT, type AccountDeletionRequestedPayload, type HelpRequestedPayload, type HelpRoute } from './events.js';
 import { langOf, type EventSink } from './ports.js';
 import type { IdentityStores } from './stores.js';
@@ -58,6 +58,7 @@ export class HelpDesk {
     const message = (request.message ?? '').trim();
     if (!message) errors.message = ['The message field is required.'];
     else if ([...message].length < MIN_MESSAGE) errors.message = [`The message must be at least ${MIN_MESSAGE} characters.`];
+    Object.assign(errors, nulFieldErrors({ message, device: request.device, so: request.so }));
     if (Object.keys(errors).length) throw invalidFields(errors);
 
     const configured = config?.routing[request.subject];

@@ -1,6 +1,6 @@
 // Push messaging registrations (POST/DELETE /api/v2/user/push-notifications):
 // one record per user, tenant and device, upserted on every registration.
-import { invalidFields } from './errors.js';
+import { invalidFields, nulFieldErrors } from './errors.js';
 import { EVENT, type PushRegisteredPayload, type PushUnregisteredPayload } from './events.js';
 import type { EventSink } from './ports.js';
 import type { IdentityStores } from './stores.js';
@@ -19,6 +19,8 @@ export class PushRegistrations {
     const fcmToken = (request.fcmToken ?? '').trim();
     if (!fcmToken) throw invalidFields({ fcm_token: ['The fcm token field is required.'] });
     const deviceToken = request.deviceToken?.trim() || null;
+    const nul = nulFieldErrors({ fcm_token: fcmToken, device_token: deviceToken });
+    if (Object.keys(nul).length) throw invalidFields(nul);
     const tenantId = (await this.tenants.appTenant(request.tenantId))._id;
     await this.store.pushRegistrations.upsert(
       {
@@ -42,6 +44,8 @@ export class PushRegistrations {
   async unregister(request: { userId: number; deviceToken?: string | undefined; platform: PushPlatform | null }) {
     const deviceToken = request.deviceToken?.trim();
     if (!deviceToken) throw invalidFields({ device_token: ['The device token field is required.'] });
+    const nul = nulFieldErrors({ device_token: deviceToken });
+    if (Object.keys(nul).length) throw invalidFields(nul);
     const tenantIds = await this.store.pushRegistrations.deleteDevice(request.userId, deviceToken, request.platform ?? undefined);
     if (tenantIds.length === 0) return;
     await this.events.publish<PushUnregisteredPayload>(EVENT.pushUnregistered, {

@@ -51,13 +51,19 @@ class FieldErrors {
   }
 }
 
+// Storage refuses NUL (PostgreSQL under FerretDB), and no note text means anything with one.
+const NUL = '\u0000';
+const nulReason = (field: string) => `The ${label(field)} must not contain NUL characters.`;
+
 function requiredString(errors: FieldErrors, field: string, value: string | undefined, max: number): void {
   if (value === undefined || value.trim() === '') errors.add(field, `The ${label(field)} field is required.`);
   else if (chars(value) > max) errors.add(field, `The ${label(field)} must not be greater than ${max} characters.`);
+  else if (value.includes(NUL)) errors.add(field, nulReason(field));
 }
 
 function optionalString(errors: FieldErrors, field: string, value: string | undefined, max: number): void {
   if (value !== undefined && chars(value) > max) errors.add(field, `The ${label(field)} must not be greater than ${max} characters.`);
+  else if (value?.includes(NUL)) errors.add(field, nulReason(field));
 }
 
 /** Checks a create request against the rules; returns the note's content or throws 422 with every problem. */
@@ -70,6 +76,7 @@ export function validateDraft(draft: NoteDraft): NoteContent {
   // Highlighted text cannot be empty, whitespace can be what was highlighted.
   if (draft.totalText === undefined || draft.totalText === '') errors.add('totalText', 'The total text field is required.');
   else if (chars(draft.totalText) > LIMITS.totalText) errors.add('totalText', `The total text must not be greater than ${LIMITS.totalText} characters.`);
+  else if (draft.totalText.includes(NUL)) errors.add('totalText', nulReason('totalText'));
   optionalString(errors, 'annotationText', draft.annotationText, LIMITS.annotationText);
 
   for (const key of PDF_KEYS) {
@@ -120,6 +127,7 @@ function checkEpubLocation(errors: FieldErrors, location: EpubLocation | undefin
     if (location.items.some((item) => chars(item) > LIMITS.epubString)) {
       errors.add('epubLocation', `Each epub location item must not be greater than ${LIMITS.epubString} characters.`);
     }
+    if (location.items.some((item) => item.includes(NUL))) errors.add('epubLocation', nulReason('epubLocation'));
   } else {
     optionalString(errors, 'epubLocation', location.text, LIMITS.epubLocationText);
   }

@@ -138,6 +138,14 @@ export class KosyncProgress {
       errors.percentage = ['The percentage must be a number between 0 and 1.'];
     if ((input.device ?? '').length > 256) errors.device = ['The device may not be greater than 256 characters.'];
     if ((input.deviceId ?? '').length > 256) errors.device_id = ['The device_id may not be greater than 256 characters.'];
+    // Storage refuses NUL (PostgreSQL under FerretDB): bad input, not a 500.
+    for (const [name, value] of [
+      ['progress', input.progress],
+      ['device', input.device],
+      ['device_id', input.deviceId],
+    ] as const) {
+      if (typeof value === 'string' && value.includes('\u0000')) (errors[name] ??= []).push(`The ${name} must not contain NUL characters.`);
+    }
     if (Object.keys(errors).length) throw invalidArgument('The given data was invalid.', errors);
 
     const now = new Date();

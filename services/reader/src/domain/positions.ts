@@ -167,6 +167,9 @@ export function validateLocation(manifest: ContentManifest, value: LastLocation 
     if (typeof chapterHref !== 'string' || chapterHref.length === 0 || chapterHref.length > 1024) fail(`${field}.chapterHref`, 'must be a string');
     else if (!hrefs.has(chapterHref.split('#')[0]!)) fail(`${field}.chapterHref`, 'must be a chapter of the issue (an href of its spine)');
     if (typeof cfi !== 'string' || cfi.length > 2048 || !/^epubcfi\(\/.+\)$/.test(cfi)) fail(`${field}.cfi`, 'must be an EPUB CFI, epubcfi(...)');
+    // Storage refuses NUL (PostgreSQL under FerretDB): a fragment or a CFI with one is bad input, not a 500.
+    if (typeof chapterHref === 'string' && chapterHref.includes('\u0000')) fail(`${field}.chapterHref`, 'must not contain NUL characters');
+    if (typeof cfi === 'string' && cfi.includes('\u0000')) fail(`${field}.cfi`, 'must not contain NUL characters');
     return done({ chapterHref: chapterHref!, cfi: cfi! });
   }
   if (manifest.pdf) {
