@@ -18,6 +18,19 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, s
   return result.data;
 }
 
+/**
+ * Redis key prefixes that one service writes and another reads (`<prefix>:<id>`),
+ * declared once so the two sides cannot drift: identity writes session liveness
+ * and user versions, reader writes reader-session liveness, the gateway reads
+ * all three. Each stays a setting (tests give every run its own prefix); these
+ * are the defaults of both sides.
+ */
+export const SHARED_KEY_PREFIXES = {
+  sessionLiveness: 'sess',
+  readerSessionLiveness: 'rsess',
+  userVersion: 'uver',
+} as const;
+
 /** Reusable pieces of environment schemas. */
 /** `host:port`, `[IPv6]:port` or `unix:/absolute/path`. */
 const GRPC_ADDRESS = /^[^\s/:]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$|^unix:\/\S+$/;

@@ -2,7 +2,10 @@
 // totalText in responses and integration text in requests are protected with
 // AES-256-GCM under a key derived by HKDF-SHA256 from the reader-token string
 // (salt empty, info `svc-reader-text-v1`). Wire form: base64(iv[12] || ciphertext || tag[16]).
+// Also the one ES256 signature form access tokens may take (low-s.ts).
 import { createCipheriv, createDecipheriv, hkdfSync, randomFillSync } from 'node:crypto';
+
+export { flipS, hasCanonicalLowS, withLowS } from './low-s.js';
 
 const INFO = 'svc-reader-text-v1';
 const IV_BYTES = 12;

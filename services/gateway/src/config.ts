@@ -1,6 +1,6 @@
 // Typed configuration of the gateway, parsed once at boot. Every other module
 // receives the parsed object; nothing else reads process.env.
-import { env, loadConfig } from '@folio/config';
+import { env, loadConfig, SHARED_KEY_PREFIXES } from '@folio/config';
 import { z } from 'zod';
 import { trustedProxies } from './http/client-ip.js';
 
@@ -75,14 +75,14 @@ export const configSchema = z
     BODY_LIMIT: byteSize('64kb'),
     RATE_LIMIT_PREFIX: env.string('gateway:rl'),
     GLOBAL_RATE_LIMIT_PER_MINUTE: env.int(600).pipe(z.number().min(1)),
-    /** Prefix of the session liveness keys identity writes (`<prefix>:<jti>`); identity's SESSION_LIVENESS_PREFIX must match. */
-    SESSION_LIVENESS_PREFIX: env.string('sess'),
-    /** Prefix of the reader session liveness keys reader writes (`<prefix>:<session id>`); reader's READER_SESSION_LIVENESS_PREFIX must match. */
-    READER_SESSION_LIVENESS_PREFIX: env.string('rsess'),
+    /** Prefix of the session liveness keys identity writes (`<prefix>:<jti>`); set it on both sides or neither. */
+    SESSION_LIVENESS_PREFIX: env.string(SHARED_KEY_PREFIXES.sessionLiveness),
+    /** Prefix of the reader session liveness keys reader writes (`<prefix>:<session id>`); set it on both sides or neither. */
+    READER_SESSION_LIVENESS_PREFIX: env.string(SHARED_KEY_PREFIXES.readerSessionLiveness),
     /** Reader-tokens reader verified, remembered so that their next requests need not ask it again (least recently used first out). */
     VERIFIED_READER_TOKEN_CACHE_SIZE: env.int(50_000).pipe(z.number().min(0)),
-    /** Prefix of the users' response version keys (`<prefix>:<user id>`); identity's USER_VERSION_PREFIX must match. */
-    USER_VERSION_PREFIX: env.string('uver'),
+    /** Prefix of the users' response version keys identity writes (`<prefix>:<user id>`); set it on both sides or neither. */
+    USER_VERSION_PREFIX: env.string(SHARED_KEY_PREFIXES.userVersion),
     /** How long a user's cached read (http/response-cache.ts) is served at most; 0: no response cache. */
     RESPONSE_CACHE_TTL_MS: env.int(10_000).pipe(z.number().min(0)),
     /** Bytes of cached JSON per gateway process. */

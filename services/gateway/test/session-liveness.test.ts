@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Gateway } from '../src/app.js';
 import { route } from '../src/http/route.js';
 import { routeTable } from '../src/routes/index.js';
-import { flipS } from '../src/upstreams/low-s.js';
+import { flipS } from '@folio/crypto';
 import { fromIp, gatewayConfig, httpClient, loginThroughGateway, type HttpClient } from './support.js';
 
 const INVALID = { message: 'The given data was invalid.' };

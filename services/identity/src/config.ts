@@ -1,6 +1,6 @@
 // Typed configuration of the identity service, parsed once at boot. Every
 // other module receives the parsed object; nothing else reads process.env.
-import { env, loadConfig, serviceEnv } from '@folio/config';
+import { env, loadConfig, serviceEnv, SHARED_KEY_PREFIXES } from '@folio/config';
 import { z } from 'zod';
 
 const optionalUrl = () =>
@@ -44,10 +44,10 @@ export const configSchema = serviceEnv({ grpcPort: 50051, database: 'folio_ident
     /** Signs tenant discovery cursors so that clients cannot forge offsets or swap filters. */
     CURSOR_SECRET: env.string('dev-only-cursor-secret-change-me'),
 
-    /** Redis key prefix of the session liveness keys the gateway reads (`<prefix>:<jti>`); the gateway's SESSION_LIVENESS_PREFIX must match. */
-    SESSION_LIVENESS_PREFIX: env.string('sess'),
-    /** Redis key prefix of the users' response versions the gateway reads (`<prefix>:<user id>`); the gateway's USER_VERSION_PREFIX must match. */
-    USER_VERSION_PREFIX: env.string('uver'),
+    /** Redis key prefix of the session liveness keys the gateway reads (`<prefix>:<jti>`); set it on both sides or neither. */
+    SESSION_LIVENESS_PREFIX: env.string(SHARED_KEY_PREFIXES.sessionLiveness),
+    /** Redis key prefix of the users' response versions the gateway reads (`<prefix>:<user id>`); set it on both sides or neither. */
+    USER_VERSION_PREFIX: env.string(SHARED_KEY_PREFIXES.userVersion),
     /** Redis key prefix of the rate limiter and refresh locks (tests use one per file). */
     RATE_LIMIT_PREFIX: env.string('identity:rl'),
     /** Topic exchange identity publishes to and its consumers bind to. */

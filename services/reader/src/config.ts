@@ -1,7 +1,7 @@
 // Typed configuration of the reader service, parsed once at boot. Every other
 // module receives the parsed object; nothing else reads process.env.
 import { fileURLToPath } from 'node:url';
-import { accountEraserEnv, env, loadConfig, serviceEnv } from '@folio/config';
+import { accountEraserEnv, env, loadConfig, serviceEnv, SHARED_KEY_PREFIXES } from '@folio/config';
 import { z } from 'zod';
 
 /** Dev-only keys: public, so a production process must bring its own. */
@@ -55,8 +55,8 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     READER_TOKEN_TTL_SECONDS: env.int(86_400).pipe(z.number().min(60)),
     /** How long a session is kept once its last token expired (its v1 record still reads meanwhile); then it is pruned. */
     SESSION_RETENTION_HOURS: env.int(168).pipe(z.number().min(1)),
-    /** Redis key prefix of the reader session liveness keys the gateway reads (`<prefix>:<session id>`); the gateway's must match. */
-    READER_SESSION_LIVENESS_PREFIX: env.string('rsess'),
+    /** Redis key prefix of the reader session liveness keys the gateway reads (`<prefix>:<session id>`); set it on both sides or neither. */
+    READER_SESSION_LIVENESS_PREFIX: env.string(SHARED_KEY_PREFIXES.readerSessionLiveness),
     /** Lifetime of the settings token the reader engine exchanges at POST {store}/api/v1/sessions. */
     SETTINGS_TOKEN_TTL_SECONDS: env.int(600).pipe(z.number().min(10)),
 

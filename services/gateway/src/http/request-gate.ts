@@ -35,7 +35,7 @@ export interface Admitted extends Admission {
 export interface GateDeps {
   verifier: AccessTokenVerifier;
   limits: RateLimits;
-  /** SESSION_LIVENESS_PREFIX, shared with identity. */
+  /** SESSION_LIVENESS_PREFIX, shared with identity (SHARED_KEY_PREFIXES). */
   sessionKeyPrefix: string;
   responses: ResponseCache;
   readerTokens: ReaderTokenVerifier;

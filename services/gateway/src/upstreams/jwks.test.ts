@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AccessTokenVerifier } from './jwks.js';
-import { flipS, hasCanonicalLowS } from './low-s.js';
+import { flipS, hasCanonicalLowS } from '@folio/crypto';
 
 const ISSUER = 'https://identity.test';
 const AUDIENCE = 'folio-api';

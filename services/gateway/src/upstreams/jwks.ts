@@ -7,7 +7,7 @@
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { identity } from '@folio/proto';
 import type { GuardedClient } from './index.js';
-import { hasCanonicalLowS } from './low-s.js';
+import { hasCanonicalLowS } from '@folio/crypto';
 import { VerifiedTokenCache } from './verified-tokens.js';
 
 export interface VerifiedToken {

@@ -4,7 +4,7 @@
 // token signed before a rotation keeps verifying until it expires.
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type KeyLike } from 'jose';
-import { withLowS } from './low-s.js';
+import { withLowS } from '@folio/crypto';
 import type { SigningKeyRecord, SigningKeyStore } from './stores.js';
 
 export const ALG = 'ES256';
