@@ -1,7 +1,8 @@
 // Device keys against the real identity service: created once with the
 // secret, listed without it, verified by the plain key (HTTP Basic) and by
 // its MD5 hex (KOReader), refused after deletion, erasure, outside the
-// user's stores, and rate limited on failures per IP and per e-mail.
+// user's stores, and rate limited on failures per IP, per (e-mail, IP) and
+// per e-mail, the last never refusing the owner's right key.
 import { createHash } from 'node:crypto';
 import { identity } from '@folio/proto';
 import { uniqueEmail } from '@folio/testing';
@@ -13,8 +14,10 @@ const ANA = { id: 1, email: 'ana@example.com' }; // tenants 1 and 2
 const BRUNO = { id: 2, email: 'bruno@example.com' }; // tenant 1
 
 const md5 = (value: string) => createHash('md5').update(value).digest('hex');
+// Random per run: failure counters outlive a run in the shared Redis (up to 10 minutes).
+const ipBase = `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
 let ipCounter = 1;
-const freshIp = () => `203.0.113.${ipCounter++}`;
+const freshIp = () => `${ipBase}.${ipCounter++}`;
 
 describe('device keys', () => {
   let t: TestIdentity;
@@ -102,14 +105,49 @@ describe('device keys', () => {
     expect(await verify({ email: BRUNO.email, secret: key })).toMatchObject({ userId: BRUNO.id });
   });
 
-  it('when one e-mail keeps failing from many IPs, then it is limited too, and good verifications never count', async () => {
-    const email = uniqueEmail('limited');
+  /** A user of its own: e-mail failure counters outlive a run. */
+  const freshUser = async (name: string) => {
+    const email = uniqueEmail(name);
     const tokens = await loginByEmail(t.client, email);
     const userId = Number((await claimsOf(t.client, t.config, tokens.accessToken)).sub);
-    const { key } = await t.client.createDeviceKey({ userId, label: 'mine' });
-    for (let i = 0; i < 30; i++) expect(await verify({ email, secret: key })).toMatchObject({ userId });
+    const { key } = await t.client.createDeviceKey({ userId, label: name });
+    return { email, userId, key };
+  };
+
+  it("when one e-mail keeps failing from many IPs, then wrong keys are refused with RESOURCE_EXHAUSTED, but the owner's right key still verifies", async () => {
+    const { email, userId, key } = await freshUser('limited');
+    const home = freshIp();
+    for (let i = 0; i < 30; i++) expect(await verify({ email, secret: key, clientIp: home })).toMatchObject({ userId });
     for (let i = 0; i < 20; i++) expect((await failureOf(verify({ email, secret: `wrong-${i}` }))).code).toBe('UNAUTHENTICATED');
-    expect((await failureOf(verify({ email, secret: key }))).code).toBe('RESOURCE_EXHAUSTED');
+    const over = await failureOf(verify({ email, secret: 'wrong-again' }));
+    expect(over.code).toBe('RESOURCE_EXHAUSTED');
+    expect(over.details.retryAfterSeconds).toBeGreaterThan(0);
+    expect(await verify({ email, secret: key, clientIp: home })).toMatchObject({ userId });
+    expect(await verify({ email, secret: md5(key), secretForm: MD5 })).toMatchObject({ userId });
+  });
+
+  it('when one IP keeps failing for one e-mail, then after 10 failures that pair is refused, even the right key, and other addresses are not', async () => {
+    const [{ email, userId, key }, other] = await Promise.all([freshUser('pair'), freshUser('pair-other')]);
+    const ip = freshIp();
+    for (let i = 0; i < 10; i++) expect((await failureOf(verify({ email, secret: `wrong-${i}`, clientIp: ip }))).code).toBe('UNAUTHENTICATED');
+    expect((await failureOf(verify({ email, secret: key, clientIp: ip }))).code).toBe('RESOURCE_EXHAUSTED');
+    expect(await verify({ email, secret: key })).toMatchObject({ userId });
+    expect(await verify({ email: other.email, secret: other.key, clientIp: ip })).toMatchObject({ userId: other.userId });
+  });
+
+  it('when no client IP is given, then the e-mail limit refuses before the key is looked at', async () => {
+    const { email, userId, key } = await freshUser('no-ip');
+    for (let i = 0; i < 20; i++) expect((await failureOf(verify({ email, secret: `wrong-${i}`, clientIp: '' }))).code).toBe('UNAUTHENTICATED');
+    expect((await failureOf(verify({ email, secret: key, clientIp: '' }))).code).toBe('RESOURCE_EXHAUSTED');
+    expect(await verify({ email, secret: key })).toMatchObject({ userId });
+  });
+
+  it('when a key is deleted by an id with a NUL character, then it is INVALID_ARGUMENT on id (storage refuses NUL)', async () => {
+    const failure = await failureOf(t.client.deleteDeviceKey({ userId: ANA.id, id: 'a\u0000b' }));
+    expect({ code: failure.code, fieldErrors: failure.details.fieldErrors }).toEqual({
+      code: 'INVALID_ARGUMENT',
+      fieldErrors: { id: ['The id must not contain NUL characters.'] },
+    });
   });
 
   it('when the account is erased, then its keys are deleted and refused', async () => {

@@ -5,15 +5,19 @@
 // verify path is one lookup by `_id` or by a unique field, then the user and
 // the membership of the store, each by `_id` or a unique index.
 //
-// Failed verifications are rate limited like code validation: per IP and
-// per e-mail, counted on failure and checked before every attempt (so a
-// guesser over the limit learns nothing, even from a right key), while a
-// reader that keeps browsing with a good key is never counted.
+// Failed verifications are counted per IP, per (e-mail, IP) and per e-mail;
+// a reader that keeps browsing with a good key is never counted. The limits
+// of the request's own address are checked before every attempt, so a
+// guesser over them learns nothing, even from a right key. The e-mail's limit
+// is not: anyone who knows an address could otherwise keep its owner's
+// e-readers out by failing from elsewhere. Over it, a wrong key is answered
+// 429 instead of 401 and a right key still verifies; what stops a guesser
+// spread over many addresses is the key's 192 random bits, not a counter.
 import { createHash, randomBytes } from 'node:crypto';
 import { DomainError, notFound, tooManyRequests, unauthenticated, unavailable } from '@folio/errors';
 import type { Logger } from '@folio/logger';
-import type { RateLimiter, RateRule } from '@folio/rate-limit';
-import { invalidFields } from './errors.js';
+import type { RateDecision, RateLimiter, RateRule } from '@folio/rate-limit';
+import { invalidFields, nulFieldErrors } from './errors.js';
 import { normalizeEmail } from './users.js';
 
 /** A stored device key: digests only, never the key. */
@@ -53,6 +57,9 @@ export interface DeviceKeyAccounts {
 
 export const DEVICE_KEY_RULES = {
   failuresPerIp: { name: 'device-key-fail-ip', limit: 20, windowSeconds: 60 },
+  /** One address failing for one account: below the IP's limit, so guessing at one reader from one place stops sooner. */
+  failuresPerEmailAndIp: { name: 'device-key-fail-email-ip', limit: 10, windowSeconds: 600 },
+  /** Refuses only wrong keys (see above). */
   failuresPerEmail: { name: 'device-key-fail-email', limit: 20, windowSeconds: 600 },
 } satisfies Record<string, RateRule>;
 
@@ -124,18 +131,29 @@ export class DeviceKeys {
 
   async delete(request: { userId: number; id: string }): Promise<void> {
     const id = (request.id ?? '').trim();
+    const nul = nulFieldErrors({ id });
+    if (Object.keys(nul).length) throw invalidFields(nul);
     if (!id || !(await this.keys.deleteOf(request.userId, id))) throw notFound('No such device key.');
   }
 
   async verify(request: { email: string; tenantId: number; secret: string; form: SecretForm; clientIp: string }): Promise<VerifiedDeviceKey> {
     const email = normalizeEmail(request.email ?? '');
-    const limits: [RateRule, string][] = [[DEVICE_KEY_RULES.failuresPerEmail, sha256(email).slice(0, 32)]];
-    if (request.clientIp) limits.unshift([DEVICE_KEY_RULES.failuresPerIp, request.clientIp]);
-    await this.refuseWhenOverLimit(limits);
+    const emailKey = sha256(email).slice(0, 32);
+    const perEmail: [RateRule, string] = [DEVICE_KEY_RULES.failuresPerEmail, emailKey];
+    const ip = request.clientIp;
+    // Without an address there is no owner's address to tell apart: the e-mail's limit refuses before the lookup.
+    const before: [RateRule, string][] = ip
+      ? [
+          [DEVICE_KEY_RULES.failuresPerIp, ip],
+          [DEVICE_KEY_RULES.failuresPerEmailAndIp, `${emailKey}:${ip}`],
+        ]
+      : [perEmail];
+    const [emailDecision] = await this.decisionsOf([perEmail, ...before]);
 
     const found = await this.lookUp(email, request);
     if (!found) {
-      await this.countFailure(limits);
+      await this.countFailure(ip ? [...before, perEmail] : before);
+      if (!emailDecision!.allowed) throw tooManyRequests('Too many failed attempts. Please try again later.', emailDecision!.retryAfterSeconds);
       throw unauthenticated(KEY_REFUSED);
     }
     const { record, user } = found;
@@ -159,8 +177,9 @@ export class DeviceKeys {
     return { record, user };
   }
 
-  private async refuseWhenOverLimit(limits: [RateRule, string][]): Promise<void> {
-    let decisions;
+  /** Refuses when one of `limits` but the first is over; returns every decision (the first's for the caller to weigh). */
+  private async decisionsOf(limits: [RateRule, string][]): Promise<RateDecision[]> {
+    let decisions: RateDecision[];
     try {
       decisions = await Promise.all(limits.map(([rule, key]) => this.limiter.wouldAllow(rule, key)));
     } catch (error) {
@@ -168,8 +187,9 @@ export class DeviceKeys {
       this.logger.error({ err: error }, 'rate limiter unavailable');
       throw unavailable('Sign-in is temporarily unavailable. Please try again.');
     }
-    const refused = decisions.find((decision) => !decision.allowed);
+    const refused = decisions.slice(1).find((decision) => !decision.allowed);
     if (refused) throw tooManyRequests('Too many failed attempts. Please try again later.', refused.retryAfterSeconds);
+    return decisions;
   }
 
   private async countFailure(limits: [RateRule, string][]): Promise<void> {
