@@ -10,8 +10,9 @@ import { announceUserChange, Broker, ReferenceCache, startAccountEraser, subscri
 import { connectMongo } from '@folio/mongo';
 import { reader, readerSync } from '@folio/proto';
 import { Redis } from 'ioredis';
-import type { ReaderConfig } from './config.js';
+import { archiveLimitsOf, type ReaderConfig } from './config.js';
 import { KosyncRepository } from './data/kosync.js';
+import { ProgressionRepository } from './data/progression.js';
 import { RedisReaderSessionLiveness } from './data/session-liveness.js';
 import { openReaderStore, type ManifestCache, type SessionCache, type UserPositionsCache, type UserSettingsCache } from './data/repositories.js';
 import { ContentLinks } from './domain/content.js';
@@ -19,6 +20,7 @@ import { Downloads } from './domain/downloads.js';
 import { AccountEraser } from './domain/erasure.js';
 import { KosyncProgress } from './domain/kosync.js';
 import { ReadingPositions } from './domain/positions.js';
+import { OpdsProgressions } from './domain/progression.js';
 import { Publications } from './domain/publications.js';
 import { PublicationFiles } from './domain/publication-files.js';
 import { TextSearch } from './domain/search.js';
@@ -118,7 +120,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       readerTokenTtlSeconds: config.READER_TOKEN_TTL_SECONDS,
     });
 
-    const content = new ContentLinks(storage, urls);
+    const content = new ContentLinks(storage, urls, archiveLimitsOf(config));
     const sessions = new ReaderSessions({ manifests: store.manifests, sessions: store.sessions, tokens, peers, content, liveness });
     const prune = setInterval(() => {
       sessions
@@ -150,9 +152,17 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const kosyncStore = new KosyncRepository(connection);
     await kosyncStore.ensureIndexes();
     const kosync = new KosyncProgress({ kosync: kosyncStore, manifests: store.manifests, positions: store.positions, readingPositions: positions, logger });
+    // OPDS Progression 1.0: the same positions, with the document the app sent kept beside them.
+    const progressionStore = new ProgressionRepository(connection);
+    await progressionStore.ensureIndexes();
+    const progressions = new OpdsProgressions({ sessions, positions: store.positions, readingPositions: positions, progressions: progressionStore, peers });
 
     const coverKeyOf = (issueId: number) => store.manifests.coverKeyOf(issueId);
-    const media = await startMediaServer({ storage, urls, logger, coverKeyOf, rasters: new CoverRasters(storage) }, config.MEDIA_PORT, config.MEDIA_HOST);
+    const media = await startMediaServer(
+      { storage, urls, logger, coverKeyOf, rasters: new CoverRasters(storage), archiveLimits: archiveLimitsOf(config) },
+      config.MEDIA_PORT,
+      config.MEDIA_HOST,
+    );
     teardown.add(() => media.close());
 
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'reader' });
@@ -183,8 +193,8 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const sessionInvalidation = await subscribeSessionInvalidation({ broker, logger, sessions: store.sessions, exchange: config.EVENTS_EXCHANGE });
     teardown.add(() => sessionInvalidation.stop());
     announceSessions = (change) => announceSessionsEnded(broker, config.EVENTS_EXCHANGE, change, logger);
-    // account.deleted erases the user's sessions, settings and positions (@folio/messaging decodes it).
-    const eraser = new AccountEraser(store, sessions, logger, kosync);
+    // account.deleted erases the user's sessions, settings, positions and progressions (@folio/messaging decodes it).
+    const eraser = new AccountEraser(store, sessions, logger, kosync, progressions);
     teardown.add((await startAccountEraser({ broker, connection, logger, config, erase: ({ userId }) => eraser.erase(userId).then(() => {}) })).stop);
 
     const grpc = await startGrpcServer({
@@ -195,7 +205,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
         {
           name: SERVICE_NAME,
           definition: reader.ReaderServiceService,
-          handlers: readerHandlers({ sessions, settings, positions, downloads, search, publications }),
+          handlers: readerHandlers({ sessions, settings, positions, downloads, search, publications, progressions }),
         },
         { name: SYNC_SERVICE_NAME, definition: readerSync.ReaderSyncServiceService, handlers: readerSyncHandlers({ files, kosync }) },
       ],

@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { accountEraserEnv, env, loadConfig, serviceEnv, SHARED_KEY_PREFIXES } from '@folio/config';
 import { z } from 'zod';
+import type { ArchiveLimits } from './archive/zip-reader.js';
 
 /** Dev-only keys: public, so a production process must bring its own. */
 const DEV_READER_TOKEN_KEY = Buffer.from('dev-only-reader-token-key-32byte').toString('base64');
@@ -72,6 +73,22 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     /** Lifetime of signed content URLs (never beyond the access grant's end). */
     MEDIA_URL_TTL_SECONDS: env.int(86_400).pipe(z.number().min(10)),
 
+    /**
+     * Bounds of every zip (EPUB) reader opens: at ingest, in the package path and in the preview
+     * builder (README, "Hostile files"). Sized for the 512 MiB container: one entry read whole,
+     * or an XML document parsed into a DOM (several times its size), stays far under the heap.
+     */
+    ARCHIVE_MAX_MB: env.int(200).pipe(z.number().min(1).max(4_000)),
+    ARCHIVE_MAX_ENTRIES: env.int(10_000).pipe(z.number().min(10).max(65_000)),
+    ARCHIVE_MAX_ENTRY_MB: env.int(64).pipe(z.number().min(1)),
+    ARCHIVE_MAX_TOTAL_MB: env.int(1_024).pipe(z.number().min(1).max(4_000)),
+    ARCHIVE_MAX_RATIO: env.int(100).pipe(z.number().min(2)),
+    ARCHIVE_MAX_XML_MB: env.int(8).pipe(z.number().min(1)),
+    /** One ingest (reading and converting one issue's files) is aborted after this long; its poppler processes are killed. */
+    INGEST_DEADLINE_SECONDS: env.int(900).pipe(z.number().min(5)),
+    /** One poppler run (text, outline, a range of page images) is killed after this long. */
+    PDF_TOOL_TIMEOUT_SECONDS: env.int(300).pipe(z.number().min(5)),
+
     /** Width of rendered PDF page images, pixels. */
     PDF_PAGE_WIDTH: env.int(1_200).pipe(z.number().min(100).max(4_000)),
     /** Per-issue text indexes kept in memory (LRU), by approximate size. */
@@ -100,6 +117,19 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
   });
 
 export type ReaderConfig = z.infer<typeof configSchema>;
+
+/** The archive bounds of the config, in bytes. */
+export function archiveLimitsOf(config: ReaderConfig): ArchiveLimits {
+  const mb = 1024 * 1024;
+  return {
+    maxArchiveBytes: config.ARCHIVE_MAX_MB * mb,
+    maxEntries: config.ARCHIVE_MAX_ENTRIES,
+    maxEntryBytes: config.ARCHIVE_MAX_ENTRY_MB * mb,
+    maxTotalBytes: config.ARCHIVE_MAX_TOTAL_MB * mb,
+    maxRatio: config.ARCHIVE_MAX_RATIO,
+    maxXmlBytes: config.ARCHIVE_MAX_XML_MB * mb,
+  };
+}
 
 export function loadReaderConfig(environment: Record<string, string | undefined> = process.env): ReaderConfig {
   return loadConfig(configSchema, environment);

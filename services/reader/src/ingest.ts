@@ -1,12 +1,14 @@
 // Ingest CLI: stores an issue's content and records its manifest and text index.
 //   node dist/ingest.js <file> --tenant <id> --issue <id> [--type epub|pdf|audio] [--title <t>] [--author <a>]
 //   node dist/ingest.js track1.mp3 track2.mp3 --tenant 1 --issue 1003      (audio: the tracks in order)
-// Reads MONGO_URL, READER_STORAGE_DIR and PDF_PAGE_WIDTH like the service.
+// Reads MONGO_URL, READER_STORAGE_DIR, PDF_PAGE_WIDTH and the archive and ingest bounds
+// (ARCHIVE_*, INGEST_DEADLINE_SECONDS, PDF_TOOL_TIMEOUT_SECONDS) like the service. A file
+// that cannot be read safely fails with the reason and exit status 1, nothing stored.
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { connectMongo } from '@folio/mongo';
-import { loadReaderConfig } from './config.js';
+import { archiveLimitsOf, loadReaderConfig } from './config.js';
 import { openReaderStore } from './data/repositories.js';
 import { ingestIssue } from './ingest/ingest.js';
 import { TextIndexStore } from './search/index-store.js';
@@ -44,7 +46,12 @@ async function main(): Promise<void> {
     const storage = new LocalDiskStorage(config.READER_STORAGE_DIR);
     const started = performance.now();
     const { manifest, indexMs } = await ingestIssue(
-      { storage, manifests: store.manifests, indexes: new TextIndexStore(storage, 64) },
+      {
+        storage,
+        manifests: store.manifests,
+        indexes: new TextIndexStore(storage, 64),
+        bounds: { archive: archiveLimitsOf(config), deadlineMs: config.INGEST_DEADLINE_SECONDS * 1000, toolTimeoutMs: config.PDF_TOOL_TIMEOUT_SECONDS * 1000 },
+      },
       {
         tenantId,
         issueId,

@@ -1,6 +1,9 @@
 // What a client gets to read of an issue: the reader session response by
 // content type (spec table), with signed URLs that end no later than the
 // user's access, and the preview share when the session is a preview.
+import { failedPrecondition } from '@folio/errors';
+import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from '../archive/zip-reader.js';
+import { InvalidContentError } from '../ingest/epub.js';
 import { buildPreviewEpub } from '../ingest/epub-preview.js';
 import { keys } from '../ingest/ingest.js';
 import type { MediaUrls } from '../media/signing.js';
@@ -54,6 +57,7 @@ export class ContentLinks {
   constructor(
     private readonly storage: ContentStorage,
     private readonly urls: MediaUrls,
+    private readonly archiveLimits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
   ) {}
 
   cover(manifest: ContentManifest): string {
@@ -137,9 +141,19 @@ export class ContentLinks {
   private async previewEpub(manifest: ContentManifest, chapters: number): Promise<string> {
     const key = keys.previewEpub(manifest.tenant_id, manifest.issue_id, chapters);
     if (await this.storage.stat(key)) return key;
-    const full = await this.storage.get(manifest.epub!.file_key);
-    if (!full) throw new Error(`stored EPUB ${manifest.epub!.file_key} is missing`);
-    await this.storage.put(key, await buildPreviewEpub(full, chapters));
+    const fileKey = manifest.epub!.file_key;
+    const info = await this.storage.stat(fileKey);
+    if (!info) throw new Error(`stored EPUB ${fileKey} is missing`);
+    const source = { size: info.size, stream: (start: number, end: number) => this.storage.stream(fileKey, { start, end }) };
+    let preview: Buffer;
+    try {
+      preview = await buildPreviewEpub(source, chapters, this.archiveLimits);
+    } catch (error) {
+      // A stored package that breaks the archive limits (stored before they held) is refused, not inflated.
+      if (error instanceof InvalidContentError) throw failedPrecondition(`The preview of this issue cannot be built: ${error.message}.`, 422);
+      throw error;
+    }
+    await this.storage.put(key, preview);
     return key;
   }
 }

@@ -1,8 +1,9 @@
 // Account deletion: everything reader keeps about a user (reader sessions, so
 // their reader-tokens stop working; reader settings; reading positions;
-// KOReader progress records).
+// KOReader progress records; OPDS progression documents).
 import type { Logger } from '@folio/logger';
 import type { KosyncProgress } from './kosync.js';
+import type { OpdsProgressions } from './progression.js';
 import type { ReaderSessions } from './sessions.js';
 import type { ReaderStore } from './store.js';
 
@@ -12,6 +13,7 @@ export class AccountEraser {
     private readonly sessions: Pick<ReaderSessions, 'deleteAllOf'>,
     private readonly logger: Logger,
     private readonly kosync?: Pick<KosyncProgress, 'eraseUser'>,
+    private readonly progressions?: Pick<OpdsProgressions, 'eraseUser'>,
   ) {}
 
   /** Idempotent: erasing an unknown or already erased user does nothing. Throws (the consumer retries) when the sessions' end cannot be announced. */
@@ -20,7 +22,8 @@ export class AccountEraser {
     const settings = await this.store.settings.delete(userId);
     const positions = await this.store.positions.deleteAllOf(userId);
     const koreader = (await this.kosync?.eraseUser(userId)) ?? 0;
-    this.logger.info({ userId, sessions, settings, positions, koreader }, 'reader data of a deleted account erased');
+    const opds = (await this.progressions?.eraseUser(userId)) ?? 0;
+    this.logger.info({ userId, sessions, settings, positions, koreader, opds }, 'reader data of a deleted account erased');
     return { sessions, settings, positions };
   }
 }

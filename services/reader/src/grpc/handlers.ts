@@ -6,6 +6,7 @@ import type { ServiceHandlers } from '@folio/grpc';
 import { reader } from '@folio/proto';
 import type { Downloads } from '../domain/downloads.js';
 import type { ReadingPositions } from '../domain/positions.js';
+import type { OpdsProgressions } from '../domain/progression.js';
 import type { Publications } from '../domain/publications.js';
 import type { SearchSession, TextSearch } from '../domain/search.js';
 import type { ReaderSessions } from '../domain/sessions.js';
@@ -15,6 +16,8 @@ import {
   downloadToProto,
   locationFromProto,
   locationToProto,
+  progressionFromProto,
+  progressionToProto,
   publicationToProto,
   settingsViewToProto,
   storedSessionToProto,
@@ -29,6 +32,7 @@ export interface UseCases {
   downloads: Downloads;
   search: TextSearch;
   publications: Publications;
+  progressions: OpdsProgressions;
 }
 
 /** The verified session a search names (INVALID_ARGUMENT without one: a caller's bug, never a client's). */
@@ -134,6 +138,20 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
 
     async getPublicationManifest(request) {
       return { publication: publicationToProto(await app.publications.manifest(request)) };
+    },
+
+    async getProgression(request) {
+      return { progression: progressionToProto(await app.progressions.get(request)) };
+    },
+
+    async saveProgression(request) {
+      const result = await app.progressions.save({
+        tenantId: request.tenantId,
+        userId: request.userId,
+        issueId: request.issueId,
+        progression: progressionFromProto(request.progression),
+      });
+      return { progression: progressionToProto(result.progression), saved: result.saved };
     },
   };
 }

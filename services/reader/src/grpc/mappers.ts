@@ -5,6 +5,7 @@ import { reader } from '@folio/proto';
 import type { SessionContent } from '../domain/content.js';
 import type { DownloadView } from '../domain/downloads.js';
 import type { LastLocation } from '../domain/positions.js';
+import type { Progression } from '../domain/progression.js';
 import type { Publication, PublicationLink } from '../domain/publications.js';
 import type { StoredSession } from '../domain/sessions.js';
 import type { ReaderSettingsView, TocEntry, UserReaderSettings } from '../domain/settings.js';
@@ -188,5 +189,28 @@ export function publicationToProto(publication: Publication): reader.Publication
     resources: publication.resources.map(publicationLinkToProto),
     toc: publication.toc.map(publicationLinkToProto),
     links: publication.links.map(publicationLinkToProto),
+  };
+}
+
+export function progressionToProto(progression: Progression | null): reader.Progression | undefined {
+  if (!progression) return undefined;
+  return {
+    modified: progression.modified.toISOString(),
+    deviceId: progression.device.id,
+    deviceName: progression.device.name,
+    progression: progression.progression,
+    references: progression.references,
+    title: orUndefined(progression.title),
+  };
+}
+
+/** An unset message or an unparsable date become what the domain refuses by field name. */
+export function progressionFromProto(progression: reader.Progression | undefined): Progression {
+  return {
+    modified: new Date(progression?.modified ? Date.parse(progression.modified) : Number.NaN),
+    device: { id: progression?.deviceId ?? '', name: progression?.deviceName ?? '' },
+    progression: progression?.progression ?? Number.NaN,
+    references: progression?.references ?? [],
+    title: progression?.title ?? null,
   };
 }

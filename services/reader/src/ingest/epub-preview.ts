@@ -1,21 +1,46 @@
 // A preview EPUB: the stored package with its spine cut to the first chapters,
 // the other spine documents removed from the package and the zip, and the
 // navigation entries that pointed at them dropped. Built on first use per
-// chapter count and kept next to the full package.
+// chapter count and kept next to the full package. The package is read through
+// the bounded archive reader: one that breaks its limits is refused; the files
+// kept unchanged are inflated once with a count (and thrown away) to prove
+// they are what they declare, then copied still compressed.
 import { posix } from 'node:path';
-import JSZip from 'jszip';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
+import { ArchiveError, BoundedZip, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits, type RangeSource } from '../archive/zip-reader.js';
+import { ZipWriter } from '../archive/zip-writer.js';
 import { InvalidContentError } from './epub.js';
 
 type Element = ReturnType<DOMParser['parseFromString']>['documentElement'] & object;
 
-export async function buildPreviewEpub(full: Buffer, chapters: number): Promise<Buffer> {
-  const zip = await JSZip.loadAsync(full);
-  const container = await zip.file('META-INF/container.xml')?.async('string');
+export async function buildPreviewEpub(full: Buffer | RangeSource, chapters: number, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): Promise<Buffer> {
+  let zip: BoundedZip;
+  try {
+    zip = Buffer.isBuffer(full)
+      ? await BoundedZip.fromBuffer(full, limits, { label: 'the EPUB' })
+      : await BoundedZip.fromSource(full, limits, { label: 'the EPUB' });
+  } catch (error) {
+    throw error instanceof ArchiveError ? new InvalidContentError(error.message) : error;
+  }
+  try {
+    return await cutPackage(zip, chapters);
+  } catch (error) {
+    throw error instanceof ArchiveError ? new InvalidContentError(error.message) : error;
+  } finally {
+    zip.close();
+  }
+}
+
+async function cutPackage(zip: BoundedZip, chapters: number): Promise<Buffer> {
+  const readText = async (name: string) => (await zip.readXml(name))?.toString('utf8');
+  /** Documents of the package rewritten here, by path in the zip. */
+  const rewritten = new Map<string, Buffer>();
+
+  const container = await readText('META-INF/container.xml');
   const opfPath = container && /full-path="([^"]+)"/.exec(container)?.[1];
   if (!opfPath) throw new InvalidContentError('the EPUB names no package document');
   const opfDir = posix.dirname(opfPath) === '.' ? '' : posix.dirname(opfPath);
-  const opfSource = await zip.file(opfPath)?.async('string');
+  const opfSource = await readText(opfPath);
   if (!opfSource) throw new InvalidContentError(`the EPUB has no ${opfPath}`);
   const opf = new DOMParser().parseFromString(opfSource, 'text/xml');
 
@@ -32,16 +57,15 @@ export async function buildPreviewEpub(full: Buffer, chapters: number): Promise<
     const href = item.getAttribute('href') ?? '';
     const path = posix.join(opfDir, decodeURIComponent(href));
     removedFiles.add(path);
-    zip.remove(path);
     item.parentNode?.removeChild(item);
   }
-  zip.file(opfPath, new XMLSerializer().serializeToString(opf));
+  rewritten.set(opfPath, Buffer.from(new XMLSerializer().serializeToString(opf)));
 
   // Navigation entries pointing at removed documents go too.
   const nav = [...items.values()].find((item) => (item.getAttribute('properties') ?? '').split(/\s+/).includes('nav'));
   const navPath = nav ? posix.join(opfDir, decodeURIComponent(nav.getAttribute('href') ?? '')) : null;
   if (navPath && !removedFiles.has(navPath)) {
-    const source = await zip.file(navPath)?.async('string');
+    const source = await readText(navPath);
     if (source) {
       const document = new DOMParser().parseFromString(source, 'application/xhtml+xml');
       for (const link of Array.from(document.getElementsByTagNameNS('*', 'a'))) {
@@ -50,14 +74,14 @@ export async function buildPreviewEpub(full: Buffer, chapters: number): Promise<
         const li = link.parentNode;
         li?.parentNode?.removeChild(li);
       }
-      zip.file(navPath, new XMLSerializer().serializeToString(document));
+      rewritten.set(navPath, Buffer.from(new XMLSerializer().serializeToString(document)));
     }
   }
 
   // So do the NCX's (EPUB 2 table of contents).
   const ncx = [...items.values()].find((item) => item.getAttribute('media-type') === 'application/x-dtbncx+xml');
   const ncxPath = ncx ? posix.join(opfDir, decodeURIComponent(ncx.getAttribute('href') ?? '')) : null;
-  const ncxSource = ncxPath ? await zip.file(ncxPath)?.async('string') : undefined;
+  const ncxSource = ncxPath ? await readText(ncxPath) : undefined;
   if (ncxPath && ncxSource) {
     const document = new DOMParser().parseFromString(ncxSource, 'text/xml');
     for (const content of Array.from(document.getElementsByTagNameNS('*', 'content'))) {
@@ -66,17 +90,21 @@ export async function buildPreviewEpub(full: Buffer, chapters: number): Promise<
       const point = content.parentNode;
       point?.parentNode?.removeChild(point);
     }
-    zip.file(ncxPath, new XMLSerializer().serializeToString(document));
+    rewritten.set(ncxPath, Buffer.from(new XMLSerializer().serializeToString(document)));
   }
 
   // The mimetype entry stays first and stored, as the OCF container requires.
-  const mimetype = (await zip.file('mimetype')?.async('string')) ?? 'application/epub+zip';
-  zip.remove('mimetype');
-  const output = new JSZip();
-  output.file('mimetype', mimetype, { compression: 'STORE' });
-  for (const [name, entry] of Object.entries(zip.files)) {
-    if (entry.dir) continue;
-    output.file(name, await entry.async('uint8array'), { compression: 'DEFLATE' });
+  const output = new ZipWriter();
+  output.addStored('mimetype', (await zip.read('mimetype', 1024)) ?? Buffer.from('application/epub+zip'));
+  for (const name of zip.names()) {
+    if (name === 'mimetype' || removedFiles.has(name)) continue;
+    const replacement = rewritten.get(name);
+    if (replacement) {
+      output.addDeflated(name, replacement);
+      continue;
+    }
+    await zip.verify(name);
+    output.addRaw(zip.entry(name)!, await zip.raw(name));
   }
-  return output.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', mimeType: 'application/epub+zip' });
+  return output.finish();
 }

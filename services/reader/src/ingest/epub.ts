@@ -1,11 +1,11 @@
-// Reads an EPUB (2 or 3) with JSZip and an XML DOM (@xmldom/xmldom): the
+// Reads an EPUB (2 or 3) through the bounded archive reader and an XML DOM (@xmldom/xmldom): the
 // package's metadata, spine and table of contents (EPUB 3 nav, else the NCX),
 // and the text of every spine document cut into sections (block elements),
 // each text node remembered with its CFI path so that a search hit can point
 // at a character range (`epubcfi(/6/4[idref]!/4/2/6,/1:120,/1:128)`).
 import { posix } from 'node:path';
-import JSZip from 'jszip';
 import { DOMParser } from '@xmldom/xmldom';
+import { ArchiveError, BoundedZip, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from '../archive/zip-reader.js';
 import type { TextSegment } from '../search/text-index.js';
 import { countWords } from '../search/text.js';
 
@@ -125,10 +125,22 @@ function parseXml(source: string, what: string): XNode {
   return document.documentElement;
 }
 
-async function readEntry(zip: JSZip, path: string): Promise<string> {
-  const entry = zip.file(path);
-  if (!entry) throw new InvalidContentError(`the EPUB has no ${path}`);
-  return entry.async('string');
+/** An XML document of the package, held to the archive's XML cap while it inflates. */
+async function readEntry(zip: BoundedZip, path: string): Promise<string> {
+  let data: Buffer | null;
+  try {
+    data = await zip.readXml(path);
+  } catch (error) {
+    throw error instanceof ArchiveError ? new InvalidContentError(error.message) : error;
+  }
+  if (!data) throw new InvalidContentError(`the EPUB has no ${path}`);
+  return data.toString('utf8');
+}
+
+export interface ReadEpubOptions {
+  limits?: ArchiveLimits;
+  /** Aborts the reading (the ingest's deadline). */
+  signal?: AbortSignal;
 }
 
 function resolveHref(fromDir: string, href: string): { path: string; fragment: string } {
@@ -142,14 +154,15 @@ function resolveHref(fromDir: string, href: string): { path: string; fragment: s
   return { path: posix.normalize(posix.join(fromDir, decoded)).replace(/^\.\//, ''), fragment };
 }
 
-export async function readEpub(data: Buffer | Uint8Array): Promise<EpubExtract> {
-  let zip: JSZip;
+export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptions = {}): Promise<EpubExtract> {
+  let zip: BoundedZip;
   try {
-    zip = await JSZip.loadAsync(data);
+    const buffer = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    zip = await BoundedZip.fromBuffer(buffer, options.limits ?? DEFAULT_ARCHIVE_LIMITS, { label: 'the EPUB', signal: options.signal });
   } catch (error) {
-    throw new InvalidContentError(`not a zip archive: ${(error as Error).message}`);
+    throw error instanceof ArchiveError ? new InvalidContentError(error.message) : error;
   }
-  const mimetype = await zip.file('mimetype')?.async('string');
+  const mimetype = zip.has('mimetype') ? await readEntry(zip, 'mimetype') : undefined;
   if (mimetype?.trim() !== 'application/epub+zip') throw new InvalidContentError('the EPUB has no application/epub+zip mimetype');
 
   const container = parseXml(await readEntry(zip, 'META-INF/container.xml'), 'container.xml');
@@ -208,13 +221,18 @@ export async function readEpub(data: Buffer | Uint8Array): Promise<EpubExtract> 
   // A chapter without a heading takes its title from the table of contents.
   for (const chapter of spine) {
     if (!chapter.title) chapter.title = toc.find((entry) => entry.href.split('#')[0] === chapter.href)?.title ?? '';
+  // The files never parsed here (images, fonts, styles) are what readers fetch: each is inflated once,
+  // with a count, so that a bomb hidden outside the spine fails the ingest instead of a reader's request.
+  await zip.verifyAll().catch((error: unknown) => {
+    throw error instanceof ArchiveError ? new InvalidContentError(error.message) : error;
+  });
   }
   return { title, lang, author, opfPath, spine, toc: toc.length ? toc : spine.map((c) => ({ title: c.title, href: c.href })), totalWords, segments };
 }
 
 /** EPUB 3 nav (`nav[epub:type=toc]`), else the EPUB 2 NCX; hrefs relative to the package document. */
 async function readToc(
-  zip: JSZip,
+  zip: BoundedZip,
   opfDir: string,
   manifest: Map<string, { href: string; mediaType: string; properties: string }>,
   spine: XNode,

@@ -2,8 +2,9 @@
 // what clients fetch (the EPUB package, page images, tracks, covers), builds
 // the text index, and records the issue's manifest. The CLI (ingest.ts at the
 // top) and the seed both run through here.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { DEFAULT_ARCHIVE_LIMITS, formatBytes, type ArchiveLimits } from '../archive/zip-reader.js';
 import type { ContentManifest, ContentType, ManifestRepository } from '../domain/store.js';
 import type { TextIndexStore } from '../search/index-store.js';
 import { TextIndex } from '../search/text-index.js';
@@ -18,7 +19,20 @@ export interface IngestDeps {
   storage: ContentStorage;
   manifests: ManifestRepository;
   indexes: TextIndexStore;
+  /** How far one ingest may go (the service's config); the defaults otherwise. */
+  bounds?: Partial<IngestBounds>;
 }
+
+export interface IngestBounds {
+  /** Every EPUB is read within these (zip bombs, too many files, names outside the archive). */
+  archive: ArchiveLimits;
+  /** Reading and converting the files is aborted after this long, its child processes killed. */
+  deadlineMs: number;
+  /** One poppler run is killed after this long. */
+  toolTimeoutMs: number;
+}
+
+export const DEFAULT_INGEST_BOUNDS: IngestBounds = { archive: DEFAULT_ARCHIVE_LIMITS, deadlineMs: 900_000, toolTimeoutMs: 300_000 };
 
 export interface IngestInput {
   tenantId: number;
@@ -70,6 +84,23 @@ export async function ingestIssue(deps: IngestDeps, input: IngestInput): Promise
   const { tenantId, issueId } = input;
   assertIds(tenantId, issueId);
   if (input.files.length === 0) throw new InvalidContentError('no file to ingest');
+  const bounds = { ...DEFAULT_INGEST_BOUNDS, ...deps.bounds };
+  // The deadline aborts the reading: archive reads stop, poppler processes are killed, and
+  // nothing is written once it passed (the stored issue stays as it was).
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new InvalidContentError(`reading the file took longer than the ${Math.round(bounds.deadlineMs / 1000)} s allowed for one issue`)),
+    bounds.deadlineMs,
+  );
+  try {
+    return await ingestWithin(deps, input, bounds, deadline.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function ingestWithin(deps: IngestDeps, input: IngestInput, bounds: IngestBounds, signal: AbortSignal): Promise<IngestReport> {
+  const { tenantId, issueId } = input;
   const folder = keys.folder(tenantId, issueId);
   const base = {
     _id: `${tenantId}:${issueId}`,
@@ -90,8 +121,13 @@ export async function ingestIssue(deps: IngestDeps, input: IngestInput): Promise
   const writes: [string, Buffer][] = [];
   if (input.type === 'epub') {
     if (input.files.length !== 1) throw new InvalidContentError('an EPUB issue is one file');
+    // Refused before it is read into memory.
+    const { size } = await stat(input.files[0]!);
+    if (size > bounds.archive.maxArchiveBytes) {
+      throw new InvalidContentError(`the EPUB is ${formatBytes(size)}, more than the ${formatBytes(bounds.archive.maxArchiveBytes)} allowed`);
+    }
     const data = await readFile(input.files[0]!);
-    const epub = await readEpub(data);
+    const epub = await readEpub(data, { limits: bounds.archive, signal });
     const started = performance.now();
     index = TextIndex.build(epub.segments);
     indexMs = performance.now() - started;
@@ -117,7 +153,7 @@ export async function ingestIssue(deps: IngestDeps, input: IngestInput): Promise
   } else if (input.type === 'pdf') {
     if (input.files.length !== 1) throw new InvalidContentError('a PDF issue is one file');
     const data = await readFile(input.files[0]!);
-    const pdf = await readPdf(input.files[0]!, { pageWidth: input.pdfPageWidth ?? 1200 });
+    const pdf = await readPdf(input.files[0]!, { pageWidth: input.pdfPageWidth ?? 1200, signal, toolTimeoutMs: bounds.toolTimeoutMs });
     const started = performance.now();
     index = TextIndex.build(pdf.segments);
     indexMs = performance.now() - started;
@@ -164,6 +200,7 @@ export async function ingestIssue(deps: IngestDeps, input: IngestInput): Promise
     };
   }
 
+  signal.throwIfAborted();
   await deps.storage.deletePrefix(folder);
   for (const [key, data] of writes) await deps.storage.put(key, data);
   await writeCovers(deps.storage, tenantId, issueId, { title: manifest.title, author: input.author ?? null, colors: input.coverColors ?? null });

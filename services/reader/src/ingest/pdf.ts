@@ -9,7 +9,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import type { TextSegment } from '../search/text-index.js';
 import { countWords } from '../search/text.js';
 import { InvalidContentError } from './epub.js';
-import { pngSize, run } from './tools.js';
+import { pngSize, run, ToolError } from './tools.js';
 
 export interface PdfPage {
   /** The rendered page image. */
@@ -28,9 +28,31 @@ export interface PdfExtract {
   segments: TextSegment[];
 }
 
-export async function readPdf(path: string, options: { pageWidth: number; renderers?: number }): Promise<PdfExtract> {
+export interface ReadPdfOptions {
+  pageWidth: number;
+  renderers?: number;
+  /** Kills the poppler processes still running and fails the read (the ingest's deadline). */
+  signal?: AbortSignal;
+  /** One poppler run is killed after this long. */
+  toolTimeoutMs?: number;
+}
+
+export async function readPdf(path: string, options: ReadPdfOptions): Promise<PdfExtract> {
+  const tool = { ...(options.signal && { signal: options.signal }), timeoutMs: options.toolTimeoutMs ?? 300_000 };
+  try {
+    return await readWith(path, options, tool);
+  } catch (error) {
+    // A poppler run that failed, ran too long or wrote too much: the PDF cannot be converted.
+    throw error instanceof ToolError ? new InvalidContentError(`the PDF could not be converted: ${error.message}`) : error;
+  }
+}
+
+type ToolOptions = { signal?: AbortSignal; timeoutMs: number };
+
+async function readWith(path: string, options: ReadPdfOptions, tool: ToolOptions): Promise<PdfExtract> {
   const info = (
-    await run('pdfinfo', ['-enc', 'UTF-8', path]).catch((error: Error) => {
+    await run('pdfinfo', ['-enc', 'UTF-8', path], tool).catch((error: Error) => {
+      if (!(error instanceof ToolError)) throw error;
       throw new InvalidContentError(`not a readable PDF: ${error.message}`);
     })
   ).toString('utf8');
@@ -38,7 +60,7 @@ export async function readPdf(path: string, options: { pageWidth: number; render
   const pageCount = Number(field('Pages') ?? '0');
   if (!Number.isInteger(pageCount) || pageCount < 1) throw new InvalidContentError('the PDF has no pages');
 
-  const texts = (await run('pdftotext', ['-layout', '-enc', 'UTF-8', path, '-'])).toString('utf8').split('\f').slice(0, pageCount);
+  const texts = (await run('pdftotext', ['-layout', '-enc', 'UTF-8', path, '-'], tool)).toString('utf8').split('\f').slice(0, pageCount);
   while (texts.length < pageCount) texts.push('');
 
   const segments: TextSegment[] = [];
@@ -62,15 +84,15 @@ export async function readPdf(path: string, options: { pageWidth: number; render
     return paragraphs.join('\n\n');
   });
 
-  const images = await renderPages(path, pageCount, options.pageWidth, options.renderers ?? 2);
+  const images = await renderPages(path, pageCount, options.pageWidth, options.renderers ?? 2, tool);
   const pages = images.map((image, index) => {
     const text = pageTexts[index] ?? '';
     return { image, ...pngSize(image), text, words: countWords(text) };
   });
-  return { title: field('Title'), author: field('Author'), pages, toc: await readOutline(path, pageCount), segments };
+  return { title: field('Title'), author: field('Author'), pages, toc: await readOutline(path, pageCount, tool), segments };
 }
 
-async function renderPages(path: string, pageCount: number, width: number, renderers: number): Promise<Buffer[]> {
+async function renderPages(path: string, pageCount: number, width: number, renderers: number, tool: ToolOptions): Promise<Buffer[]> {
   const directory = await mkdtemp(join(tmpdir(), 'reader-pdf-'));
   try {
     // Page ranges rendered in parallel, one pdftoppm each.
@@ -80,19 +102,11 @@ async function renderPages(path: string, pageCount: number, width: number, rende
       Array.from({ length: parts }, (_, part) => {
         const first = part * size + 1;
         const last = Math.min(pageCount, first + size - 1);
-        return run('pdftoppm', [
-          '-png',
-          '-f',
-          String(first),
-          '-l',
-          String(last),
-          '-scale-to-x',
-          String(width),
-          '-scale-to-y',
-          '-1',
-          path,
-          join(directory, `p${part}`),
-        ]);
+        return run(
+          'pdftoppm',
+          ['-png', '-f', String(first), '-l', String(last), '-scale-to-x', String(width), '-scale-to-y', '-1', path, join(directory, `p${part}`)],
+          tool,
+        );
       }),
     );
     // pdftoppm names files <prefix>-<page>.png, the page zero-padded to the width of the page count.
@@ -108,9 +122,9 @@ async function renderPages(path: string, pageCount: number, width: number, rende
 }
 
 /** The PDF outline (bookmarks) as `{title, page}`, flattened in document order. */
-async function readOutline(path: string, pageCount: number): Promise<{ title: string; page: number }[]> {
+async function readOutline(path: string, pageCount: number, tool: ToolOptions): Promise<{ title: string; page: number }[]> {
   // pdftohtml prints the outline after the pages; one page keeps the output small.
-  const xml = (await run('pdftohtml', ['-xml', '-i', '-q', '-stdout', '-f', '1', '-l', '1', path])).toString('utf8');
+  const xml = (await run('pdftohtml', ['-xml', '-i', '-q', '-stdout', '-f', '1', '-l', '1', path], tool)).toString('utf8');
   const start = xml.indexOf('<outline');
   if (start === -1) return [];
   const end = xml.lastIndexOf('</outline>');

@@ -1,6 +1,7 @@
 // Runs the external programs the ingest and the seed use (poppler, espeak-ng,
-// lame): no shell, arguments as an array, output captured, a clear error naming
-// the program when it is missing or fails.
+// lame): no shell, arguments as an array, output captured up to a cap, a clear
+// error naming the program when it is missing, fails, runs past its timeout or
+// is aborted (the ingest's deadline); a process past its time is killed (SIGKILL).
 import { execFile } from 'node:child_process';
 
 export class ToolError extends Error {
@@ -10,18 +11,28 @@ export class ToolError extends Error {
 export function run(
   program: string,
   args: string[],
-  options: { input?: Buffer | string; timeoutMs?: number; encoding?: 'utf8' | 'buffer' } = {},
+  options: { input?: Buffer | string; timeoutMs?: number; encoding?: 'utf8' | 'buffer'; signal?: AbortSignal; maxOutputBytes?: number } = {},
 ): Promise<Buffer> {
+  const timeoutMs = options.timeoutMs ?? 300_000;
+  const maxBuffer = options.maxOutputBytes ?? 64 * 1024 * 1024;
   return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(options.signal.reason as Error);
+      return;
+    }
     const child = execFile(
       program,
       args,
-      { encoding: 'buffer', maxBuffer: 512 * 1024 * 1024, timeout: options.timeoutMs ?? 300_000 },
+      { encoding: 'buffer', maxBuffer, timeout: timeoutMs, killSignal: 'SIGKILL', ...(options.signal && { signal: options.signal }) },
       (error, stdout, stderr) => {
         if (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          const reason = code === 'ENOENT' ? `${program} is not installed` : `${program} failed: ${String(stderr).trim().slice(0, 500) || error.message}`;
-          reject(new ToolError(reason));
+          const failure = error as NodeJS.ErrnoException & { killed?: boolean };
+          if (options.signal?.aborted) reject(options.signal.reason as Error);
+          else if (failure.code === 'ENOENT') reject(new ToolError(`${program} is not installed`));
+          else if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
+            reject(new ToolError(`${program} wrote more than ${Math.round(maxBuffer / 1024 / 1024)} MB`));
+          else if (failure.killed) reject(new ToolError(`${program} took longer than the ${Math.round(timeoutMs / 1000)} s allowed and was stopped`));
+          else reject(new ToolError(`${program} failed: ${String(stderr).trim().slice(0, 500) || error.message}`));
         } else resolve(stdout);
       },
     );

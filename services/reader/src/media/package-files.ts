@@ -2,15 +2,17 @@
 // readers that open a publication file by file (Readium Web Publication
 // Manifest) instead of downloading the package. Paths are relative to the
 // package document, as the spine and the table of contents name them.
-// Recently opened packages stay parsed in memory (a few, by key and stored version).
+// Recently opened packages stay open (a few, by key and stored version): only
+// their central directory is in memory, entries are read by byte range from
+// storage and inflated within the archive limits, one request at a time each.
 import { posix } from 'node:path';
-import JSZip from 'jszip';
+import { BoundedZip, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from '../archive/zip-reader.js';
 import type { ContentStorage } from '../storage/storage.js';
 
 const KEEP = 8;
 
 interface OpenPackage {
-  zip: JSZip;
+  zip: BoundedZip;
   /** Folder of the package document inside the zip ('' at the root). */
   root: string;
 }
@@ -18,25 +20,31 @@ interface OpenPackage {
 export class PackageFiles {
   private readonly open = new Map<string, Promise<OpenPackage | null>>();
 
-  constructor(private readonly storage: ContentStorage) {}
+  constructor(
+    private readonly storage: ContentStorage,
+    private readonly limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+  ) {}
 
-  /** The bytes of `path` (relative to the package document) in the EPUB at `epubKey`; null when either is missing. */
+  /**
+   * The bytes of `path` (relative to the package document) in the EPUB at `epubKey`; null when either is missing.
+   * Throws an ArchiveError when the package or that file breaks the archive limits (a file that inflates past
+   * what it declares is cut off there).
+   */
   async read(epubKey: string, path: string): Promise<Buffer | null> {
     const info = await this.storage.stat(epubKey);
     if (!info) return null;
     // Keyed by the stored version too: a package ingested again is opened again.
-    const opened = await this.package(epubKey, `${epubKey}@${info.modifiedAt.getTime()}:${info.size}`);
+    const opened = await this.package(epubKey, info.size, `${epubKey}@${info.modifiedAt.getTime()}:${info.size}`);
     if (!opened) return null;
     const name = posix.normalize(posix.join(opened.root, path));
     if (name.startsWith('../') || name === '..') return null;
-    const entry = opened.zip.file(name);
-    return entry ? entry.async('nodebuffer') : null;
+    return opened.zip.read(name);
   }
 
-  private package(epubKey: string, version: string): Promise<OpenPackage | null> {
+  private package(epubKey: string, size: number, version: string): Promise<OpenPackage | null> {
     let opened = this.open.get(version);
     if (!opened) {
-      opened = this.load(epubKey);
+      opened = this.load(epubKey, size);
       opened.catch(() => this.open.delete(version));
       this.open.set(version, opened);
       if (this.open.size > KEEP) this.open.delete(this.open.keys().next().value!);
@@ -44,11 +52,10 @@ export class PackageFiles {
     return opened;
   }
 
-  private async load(epubKey: string): Promise<OpenPackage | null> {
-    const data = await this.storage.get(epubKey);
-    if (!data) return null;
-    const zip = await JSZip.loadAsync(data);
-    const container = (await zip.file('META-INF/container.xml')?.async('string')) ?? '';
+  private async load(epubKey: string, size: number): Promise<OpenPackage | null> {
+    const source = { size, stream: (start: number, end: number) => this.storage.stream(epubKey, { start, end }) };
+    const zip = await BoundedZip.fromSource(source, this.limits, { label: 'the EPUB' });
+    const container = (await zip.readXml('META-INF/container.xml'))?.toString('utf8') ?? '';
     const opfPath = /full-path\s*=\s*"([^"]+)"/.exec(container)?.[1] ?? '';
     const root = posix.dirname(opfPath);
     return { zip, root: root === '.' ? '' : root };

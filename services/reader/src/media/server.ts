@@ -11,6 +11,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@folio/logger';
+import { ArchiveError, type ArchiveLimits } from '../archive/zip-reader.js';
 import type { ContentStorage } from '../storage/storage.js';
 import type { CoverRasters } from './cover-raster.js';
 import { PackageFiles } from './package-files.js';
@@ -28,6 +29,8 @@ export interface MediaServerOptions {
   coverKeyOf(issueId: number): Promise<string | null>;
   /** PNG renditions of SVG covers (for `/covers/<id>.png`). */
   rasters?: CoverRasters;
+  /** Bounds of the EPUB packages whose files are served one by one (the defaults otherwise). */
+  archiveLimits?: ArchiveLimits;
 }
 
 export interface RunningMediaServer {
@@ -37,7 +40,7 @@ export interface RunningMediaServer {
 }
 
 export async function startMediaServer(options: MediaServerOptions, port: number, host: string): Promise<RunningMediaServer> {
-  const packages = new PackageFiles(options.storage);
+  const packages = new PackageFiles(options.storage, options.archiveLimits);
   const server = createServer((request, response) => {
     handle(options, packages, request, response).catch((error: unknown) => {
       options.logger.error({ err: error, url: request.url }, 'media request failed');
@@ -172,7 +175,16 @@ async function sendPackageFile(
     sendJson(response, 403, { message: verdict === 'expired' ? 'This link has expired.' : 'This link is not valid.' });
     return;
   }
-  const data = path === '' ? null : await packages.read(epubKey, path);
+  let data: Buffer | null;
+  try {
+    data = path === '' ? null : await packages.read(epubKey, path);
+  } catch (error) {
+    if (!(error instanceof ArchiveError)) throw error;
+    // A package that breaks the archive limits (a zip bomb, a damaged file): refused, never inflated whole.
+    options.logger.warn({ key: epubKey, path, reason: error.message }, 'package file refused');
+    sendJson(response, 422, { message: `This file of the publication cannot be served: ${error.message}.` });
+    return;
+  }
   if (!data) {
     sendJson(response, 404, { message: 'Not found.' });
     return;
