@@ -146,7 +146,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const positions = new ReadingPositions({ sessions, positions: store.positions, peers });
     const downloads = new Downloads({ sessions, peers, content, storeUrlTemplate: config.STORE_URL_TEMPLATE });
     const search = new TextSearch({ manifests: store.manifests, indexes, peers });
-    const publications = new Publications({ sessions, peers, content, storeUrlTemplate: config.STORE_URL_TEMPLATE });
+    const publications = new Publications({ sessions, peers, content });
     // E-readers: OPDS downloads and KOReader progress sync (ReaderSyncService).
     const files = new PublicationFiles({ manifests: store.manifests, peers, urls });
     const kosyncStore = new KosyncRepository(connection);

@@ -23,8 +23,11 @@ import { TextIndexStore } from './search/index-store.js';
 import type { ContentStorage } from './storage/storage.js';
 import { LocalDiskStorage } from './storage/local-disk.js';
 
-/** Bumped when the builders change what they produce, so every issue is rebuilt once. */
-const BUILD_VERSION = 1;
+/**
+ * Bumped when the builders or the ingest change what they produce, so every issue is rebuilt once
+ * (2: the OPF identifier `urn:folio:<tenant>:<issue>`, each chapter's byte length for the positions list).
+ */
+const BUILD_VERSION = 2;
 
 export interface DatasetIssue {
   id: number;
@@ -93,7 +96,7 @@ export async function seedReader(
       let trackTitles: string[] | undefined;
       if (issue.type === 'epub') {
         const epub = await buildEpub({
-          identifier: `urn:folio:issue:${issue.id}`,
+          identifier: `urn:folio:${issue.tenant_id}:${issue.id}`,
           title: issue.name,
           lang: issue.lang,
           author: issue.author,

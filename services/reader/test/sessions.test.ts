@@ -596,6 +596,43 @@ describe('publication manifest (Readium)', () => {
   });
 });
 
+describe('positions list (Readium)', () => {
+  const positions = (userId: number, issueId: number, signedAt?: number, preview = false) =>
+    stack.client.getPositionList({ tenantId: 1, userId, issueId, preview, signedAt });
+
+  it('when asked as of the manifest signing time, then the hrefs are the reading order and an EPUB has a position per 1024 bytes of each chapter', async () => {
+    const { publication } = await stack.client.getPublicationManifest({ tenantId: 1, userId: USERS.ana, issueId: 1001, preview: false });
+    const { positions: list } = await positions(USERS.ana, 1001, publication!.signedAt);
+    const order = publication!.readingOrder.map((link) => link.href);
+    expect(new Set(list.map((locator) => locator.href))).toEqual(new Set(order));
+    expect(list.map((locator) => locator.position)).toEqual(list.map((_, index) => index + 1));
+    expect(list[0]).toMatchObject({ href: order[0], type: 'application/xhtml+xml', progression: 0, totalProgression: 0 });
+    // Each chapter's positions as Readium counts them: its bytes in the package, 1024 a position.
+    for (const href of order) {
+      const bytes = (await fetchBuffer(href)).data.length;
+      expect(list.filter((locator) => locator.href === href)).toHaveLength(Math.max(1, Math.ceil(bytes / 1024)));
+    }
+  });
+
+  it('when a PDF or an audiobook is asked, then it has a position per page or track; a preview only its share', async () => {
+    const pdf = await positions(USERS.bruno, 1007);
+    expect(pdf.positions.map((locator) => [locator.position, locator.totalProgression, locator.type])).toEqual([
+      [1, 0, 'image/png'],
+      [2, 0.5, 'image/png'],
+    ]);
+    expect((await positions(USERS.bruno, 1002, undefined, true)).positions).toHaveLength(1);
+    const audio = await positions(USERS.bruno, 1003);
+    expect(audio.positions).toHaveLength(2);
+    expect(audio.positions[1]!.totalProgression).toBeGreaterThan(0);
+    expect(audio.positions[1]!.fragments).toEqual(['t=0']);
+  });
+
+  it('when the signing time is in the future or the user has no access, then INVALID_ARGUMENT or PERMISSION_DENIED', async () => {
+    await expect(positions(USERS.ana, 1001, Math.floor(Date.now() / 1000) + 3600)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(positions(USERS.bruno, 1002)).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+  });
+});
+
 describe('media server', () => {
   const urls = () => new MediaUrls(stack.config.MEDIA_PUBLIC_BASE_URL, stack.config.MEDIA_SIGNING_KEY, 60);
 

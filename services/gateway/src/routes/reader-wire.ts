@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type {
   DownloadRecord,
   LastLocation,
+  PositionList,
   ReaderSession,
   ReaderSessionV1,
   ReaderSettings,
@@ -201,6 +202,7 @@ type PublicationWire = z.output<typeof WebPublication>;
 type LinkWire = PublicationWire['readingOrder'][number];
 
 export const WEBPUB_MEDIA_TYPE = 'application/webpub+json';
+export const POSITION_LIST_MEDIA_TYPE = 'application/vnd.readium.position-list+json';
 
 /** Readium profiles and schema.org types by kind of publication. */
 const PROFILES: Record<number, { conformsTo: string; type: string }> = {
@@ -225,8 +227,13 @@ function linkToWire(link: reader.PublicationLink): LinkWire {
   };
 }
 
-/** GET /api/v2/reader/{issue_id}/manifest: a Readium Web Publication Manifest; `selfHref` is the URL it was asked at. */
-export function publicationToWire(publication: reader.Publication | undefined, selfHref: string): PublicationWire {
+/**
+ * GET /api/v2/reader/{issue_id}/manifest: a Readium Web Publication Manifest.
+ * `gateway` is the origin it was asked at: the `self` link is the manifest's
+ * URL without a query (navigators take it as the base URL), and the positions
+ * list link names the preview share and the signing time of the links.
+ */
+export function publicationToWire(publication: reader.Publication | undefined, gateway: string, issueId: number): PublicationWire {
   if (!publication) throw breach('GetPublicationManifest', 'a publication');
   const profile = PROFILES[publication.type];
   if (!profile) throw breach('GetPublicationManifest', 'a known publication type');
@@ -245,10 +252,35 @@ export function publicationToWire(publication: reader.Publication | undefined, s
       ...(publication.numberOfPages !== undefined && publication.numberOfPages > 0 && { numberOfPages: publication.numberOfPages }),
       ...(publication.duration !== undefined && publication.duration > 0 && { duration: publication.duration }),
     },
-    links: [{ rel: ['self'], href: selfHref, type: WEBPUB_MEDIA_TYPE }, ...publication.links.map(linkToWire)],
+    links: [
+      { rel: ['self'], href: `${gateway}/api/v2/reader/${issueId}/manifest`, type: WEBPUB_MEDIA_TYPE },
+      {
+        href: `${gateway}/api/v2/reader/${issueId}/positions?signed_at=${publication.signedAt}${publication.preview ? '&preview=true' : ''}`,
+        type: POSITION_LIST_MEDIA_TYPE,
+      },
+      ...publication.links.map(linkToWire),
+    ],
     readingOrder: publication.readingOrder.map(linkToWire),
     resources: publication.resources.map(linkToWire),
     toc: publication.toc.map(linkToWire),
+  };
+}
+
+/** GET /api/v2/reader/{issue_id}/positions */
+export function positionListToWire(response: reader.GetPositionListResponse): z.output<typeof PositionList> {
+  return {
+    total: response.positions.length,
+    positions: response.positions.map((locator) => ({
+      href: locator.href,
+      type: locator.type,
+      ...(locator.title !== undefined && { title: locator.title }),
+      locations: {
+        position: locator.position,
+        progression: locator.progression,
+        totalProgression: locator.totalProgression,
+        ...(locator.fragments.length > 0 && { fragments: locator.fragments }),
+      },
+    })),
   };
 }
 

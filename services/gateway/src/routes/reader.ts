@@ -5,10 +5,23 @@
 import { z } from 'zod';
 import { reader } from '@folio/proto';
 import { route } from '../http/route.js';
-import { ErrorBody, issueIdParams, LastLocation, ReaderSession, ReaderSettings, TextSearchHit, UserReaderSettings, WebPublication } from './schemas.js';
+import {
+  ErrorBody,
+  issueIdParams,
+  LastLocation,
+  PositionList,
+  queryInt,
+  ReaderSession,
+  ReaderSettings,
+  TextSearchHit,
+  UserReaderSettings,
+  WebPublication,
+} from './schemas.js';
 import {
   lastLocationToProto,
   lastLocationToWire,
+  POSITION_LIST_MEDIA_TYPE,
+  positionListToWire,
   publicationToWire,
   readerSessionOf,
   readerSessionToWire,
@@ -89,7 +102,9 @@ export const readerRoutes = [
       'the PDF page images with their sizes, or the audio tracks with duration and media type; `toc`, `resources` (the cover) and the whole ' +
       'EPUB package (a preview: the preview package) or PDF file (not in a preview) as an `alternate` link. ' +
       'Access as for `POST /api/v2/reader/{issue_id}/sessions`: `preview=true` gives the tenant preview share to anyone; ' +
-      'otherwise 403 without access. Links are signed and expire no later than the access.',
+      'otherwise 403 without access. Links are signed and expire no later than the access. ' +
+      'The `self` link has no query (navigators resolve against it); the positions list link ' +
+      '(`application/vnd.readium.position-list+json`) carries `preview` and the signing time of the links.',
     auth: 'jwt',
     tenant: 'single',
     params: issueIdParams,
@@ -103,8 +118,46 @@ export const readerRoutes = [
         issueId: params.issue_id,
         preview: isTrue(query.preview),
       });
-      const self = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`;
-      return { status: 200, body: publicationToWire(response.publication, self), headers: { 'Content-Type': `${WEBPUB_MEDIA_TYPE}; charset=utf-8` } };
+      const gateway = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+      return {
+        status: 200,
+        body: publicationToWire(response.publication, gateway, params.issue_id),
+        headers: { 'Content-Type': `${WEBPUB_MEDIA_TYPE}; charset=utf-8` },
+      };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v2/reader/{issue_id}/positions',
+    tag: 'Reader',
+    summary: 'The Readium positions list of the issue manifest',
+    description:
+      'The positions as the Readium toolkits count them: an EPUB chapter has one per 1024 bytes of its document (at least one), ' +
+      'a PDF one per page, an audiobook one per track (its total progression by time). Each href is the manifest reading-order href. ' +
+      'Follow the manifest link: its `signed_at` (the Unix time the manifest links were signed at) makes these hrefs equal to that ' +
+      "manifest's; without it they are signed now. A `signed_at` in the future is 422. Access as for the manifest.",
+    auth: 'jwt',
+    tenant: 'single',
+    params: issueIdParams,
+    query: z.object({
+      preview: z.enum(['true', 'false', '1', '0']).optional(),
+      signed_at: queryInt({ min: 0, max: 99_999_999_999, description: 'Unix seconds: the signing time of the manifest links (from its link)' }).optional(),
+    }),
+    responses: { 200: { description: 'Readium positions list', schema: PositionList, contentType: POSITION_LIST_MEDIA_TYPE } },
+    errors: {
+      403: 'No access to the issue (ask for preview=true)',
+      404: 'Unknown issue',
+      422: 'Physical issue: nothing to read; or a signed_at in the future',
+    },
+    handler: async ({ params, query, user, tenant, services }) => {
+      const response = await services.reader.getPositionList({
+        tenantId: tenant.id,
+        userId: user.id,
+        issueId: params.issue_id,
+        preview: isTrue(query.preview),
+        signedAt: query.signed_at,
+      });
+      return { status: 200, body: positionListToWire(response), headers: { 'Content-Type': `${POSITION_LIST_MEDIA_TYPE}; charset=utf-8` } };
     },
   }),
   route({

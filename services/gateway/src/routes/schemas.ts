@@ -315,6 +315,24 @@ export const WebPublication = z
   })
   .meta({ id: 'WebPublication', description: 'Readium Web Publication Manifest (https://readium.org/webpub-manifest/)' });
 
+const PositionLocator = z
+  .object({
+    href: z.string().meta({ description: 'The href of the manifest reading-order link' }),
+    type: z.string().meta({ description: 'Media type' }),
+    title: z.string().optional(),
+    locations: z.object({
+      position: z.number().int().meta({ description: '1-based over the publication' }),
+      progression: z.number().meta({ description: 'Within the resource, 0..1' }),
+      totalProgression: z.number().meta({ description: 'Within the publication, 0..1' }),
+      fragments: z.array(z.string()).optional().meta({ description: 'Media fragments (audio: `t=0`)' }),
+    }),
+  })
+  .meta({ id: 'PositionLocator', description: 'A Readium Locator: one position of the publication' });
+
+export const PositionList = z
+  .object({ total: z.number().int(), positions: z.array(PositionLocator) })
+  .meta({ id: 'PositionList', description: 'Readium positions list (application/vnd.readium.position-list+json)' });
+
 export const TextSearchHit = z.object({ location: z.string(), snippet: z.string(), query_words: z.array(z.string()) }).meta({ id: 'TextSearchHit' });
 
 // ------------------------------------------------------------ notes --

@@ -10,11 +10,17 @@
 // order, with their sizes (the Divina profile), and the PDF file itself as an
 // alternate where it was kept at ingest; audiobook tracks carry their
 // durations and media types.
+//
+// Every link of one manifest is signed as of one second, `signedAt`: the
+// positions list asked with that second (GET .../positions?signed_at=) has
+// the very hrefs of the reading order, which is how Readium navigators match
+// a position to its resource.
+import { invalidArgument } from '@folio/errors';
 import { mediaTypeOf } from '../media/types.js';
 import type { ContentLinks } from './content.js';
+import { audioPositions, epubPositions, pagePositions, type PositionLocator } from './position-list.js';
 import type { IssueInfo, Peers } from './ports.js';
 import type { ReaderSessions } from './sessions.js';
-import { storeUrl } from './settings.js';
 import type { ContentManifest } from './store.js';
 import { parseDateTime } from './time.js';
 
@@ -33,8 +39,10 @@ export interface PublicationLink {
 export interface Publication {
   contentType: 'epub' | 'pdf' | 'audio';
   preview: boolean;
-  /** The issue's page in its store: a stable URI. */
+  /** `urn:folio:<tenant>:<issue>`: the issue's one identifier (OPDS entries and the seeded OPF carry it too). */
   identifier: string;
+  /** Unix seconds the links were signed as of (the positions list signed as of the same second has the same hrefs). */
+  signedAt: number;
   title: string;
   /** BCP 47; null when the issue has none. */
   language: string | null;
@@ -53,6 +61,9 @@ export interface Publication {
   links: PublicationLink[];
 }
 
+/** How far ahead of this replica's clock a `signedAt` may be (another replica signed the manifest). */
+const CLOCK_SKEW_SECONDS = 60;
+
 const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 export class Publications {
@@ -61,19 +72,42 @@ export class Publications {
       sessions: ReaderSessions;
       peers: Peers;
       content: ContentLinks;
-      storeUrlTemplate: string;
     },
   ) {}
 
   async manifest(input: { tenantId: number; userId: number; issueId: number; preview: boolean }): Promise<Publication> {
+    return (await this.build(input, Math.floor(Date.now() / 1000))).publication;
+  }
+
+  /**
+   * The positions list of the manifest signed as of `signedAt` (now when
+   * unset): the same access rules, and hrefs equal to its reading order's.
+   * A time in the future would stretch the links' lifetime: refused.
+   */
+  async positions(input: { tenantId: number; userId: number; issueId: number; preview: boolean; signedAt?: number }): Promise<PositionLocator[]> {
+    const now = Math.floor(Date.now() / 1000);
+    if (input.signedAt !== undefined && input.signedAt > now + CLOCK_SKEW_SECONDS)
+      throw invalidArgument('The given data was invalid.', { signed_at: ['is in the future: use the link of a manifest'] });
+    const { publication, manifest } = await this.build(input, input.signedAt ?? now);
+    const order = publication.readingOrder;
+    if (manifest.epub) return epubPositions(order.map((link, index) => ({ ...link, bytes: manifest.epub!.spine[index]?.bytes })));
+    if (manifest.pdf) return pagePositions(order);
+    return audioPositions(order);
+  }
+
+  private async build(
+    input: { tenantId: number; userId: number; issueId: number; preview: boolean },
+    signedAt: number,
+  ): Promise<{ publication: Publication; manifest: ContentManifest }> {
     const manifest = await this.deps.sessions.readableManifest(input.tenantId, input.issueId);
     const { limit, notAfter } = await this.deps.sessions.grant(manifest, input.userId, input.preview);
-    const [issue, tenant] = await Promise.all([this.deps.peers.issue(input.tenantId, input.issueId), this.deps.peers.tenant(input.tenantId)]);
+    const issue = await this.deps.peers.issue(input.tenantId, input.issueId);
     const published = parseDateTime(issue.publishedAt);
     const language = [issue.lang, manifest.lang].find((lang): lang is string => typeof lang === 'string' && LANGUAGE.test(lang)) ?? null;
     const base = {
       preview: input.preview,
-      identifier: `${storeUrl(this.deps.storeUrlTemplate, tenant)}/issues/${input.issueId}`,
+      identifier: `urn:folio:${manifest.tenant_id}:${manifest.issue_id}`,
+      signedAt,
       title: issue.name || manifest.title,
       language,
       authors: issue.author ? [issue.author] : [],
@@ -82,8 +116,8 @@ export class Publications {
       description: issue.description || null,
       resources: [{ href: this.deps.content.cover(manifest), type: 'image/svg+xml', rel: ['cover'] }],
     };
-    const body = await this.body(manifest, issue, limit, notAfter);
-    return { ...base, ...body, resources: [...base.resources, ...body.resources] };
+    const body = await this.body(manifest, issue, limit, notAfter, new Date(signedAt * 1000));
+    return { publication: { ...base, ...body, resources: [...base.resources, ...body.resources] }, manifest };
   }
 
   private async body(
@@ -91,8 +125,13 @@ export class Publications {
     issue: IssueInfo,
     limit: number | null,
     notAfter: Date | null,
+    now: Date,
   ): Promise<Pick<Publication, 'contentType' | 'numberOfPages' | 'duration' | 'readingOrder' | 'resources' | 'toc' | 'links'>> {
-    const { content } = this.deps;
+    const content = {
+      signed: (key: string, notAfter: Date | null) => this.deps.content.signed(key, notAfter, now),
+      packagePrefix: (key: string, notAfter: Date | null) => this.deps.content.packagePrefix(key, notAfter, now),
+      epubKey: (manifest: ContentManifest, limit: number | null) => this.deps.content.epubKey(manifest, limit),
+    };
     if (manifest.epub) {
       const fileKey = await content.epubKey(manifest, limit);
       const prefix = content.packagePrefix(fileKey, notAfter);

@@ -9,8 +9,12 @@ export type ContentType = 'epub' | 'pdf' | 'audio' | 'physical';
 export interface EpubManifest {
   file_key: string;
   size: number;
-  /** Spine in reading order; `href` relative to the package document. */
-  spine: { href: string; idref: string; title: string; words: number }[];
+  /**
+   * Spine in reading order; `href` relative to the package document. `bytes`:
+   * the document's length in the package (Readium positions); absent on
+   * content ingested before it was recorded.
+   */
+  spine: { href: string; idref: string; title: string; words: number; bytes?: number }[];
   toc: { title: string; href: string }[];
   total_words: number;
 }

@@ -17,6 +17,7 @@ import {
   locationFromProto,
   locationToProto,
   progressionFromProto,
+  positionToProto,
   progressionToProto,
   publicationToProto,
   settingsViewToProto,
@@ -138,6 +139,10 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
 
     async getPublicationManifest(request) {
       return { publication: publicationToProto(await app.publications.manifest(request)) };
+    },
+
+    async getPositionList(request) {
+      return { positions: (await app.publications.positions(request)).map(positionToProto) };
     },
 
     async getProgression(request) {

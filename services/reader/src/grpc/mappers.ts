@@ -6,6 +6,7 @@ import type { SessionContent } from '../domain/content.js';
 import type { DownloadView } from '../domain/downloads.js';
 import type { LastLocation } from '../domain/positions.js';
 import type { Progression } from '../domain/progression.js';
+import type { PositionLocator } from '../domain/position-list.js';
 import type { Publication, PublicationLink } from '../domain/publications.js';
 import type { StoredSession } from '../domain/sessions.js';
 import type { ReaderSettingsView, TocEntry, UserReaderSettings } from '../domain/settings.js';
@@ -189,7 +190,13 @@ export function publicationToProto(publication: Publication): reader.Publication
     resources: publication.resources.map(publicationLinkToProto),
     toc: publication.toc.map(publicationLinkToProto),
     links: publication.links.map(publicationLinkToProto),
+    signedAt: publication.signedAt,
   };
+}
+
+export function positionToProto(locator: PositionLocator): reader.PositionLocator {
+  const { position, progression, totalProgression, fragments } = locator.locations;
+  return { href: locator.href, type: locator.type, title: locator.title, position, progression, totalProgression, fragments: fragments ?? [] };
 }
 
 export function progressionToProto(progression: Progression | null): reader.Progression | undefined {

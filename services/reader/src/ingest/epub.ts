@@ -15,6 +15,8 @@ export interface EpubChapter {
   idref: string;
   title: string;
   words: number;
+  /** The document's length in bytes (Readium positions: one per 1024 bytes). */
+  bytes: number;
   /** Path of the document inside the zip. */
   path: string;
 }
@@ -199,7 +201,8 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
     const item = manifest.get(idref);
     if (!item) throw new InvalidContentError(`spine item ${idref} is not in the manifest`);
     const path = resolveHref(opfDir, item.href).path;
-    const document = parseXml(await readEntry(zip, path), path);
+    const source = await readEntry(zip, path);
+    const document = parseXml(source, path);
     const docStep = `/${spineStep}/${(index + 1) * 2}[${idref}]`;
     const sections = extractSections(document);
     const page = spine.length + 1;
@@ -212,7 +215,7 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
     });
     const heading = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((h) => descendants(document, h)[0]).find(Boolean);
     const docTitle = text(heading) || text(descendants(document, 'title')[0]);
-    spine.push({ href: item.href, idref, title: docTitle, words, path });
+    spine.push({ href: item.href, idref, title: docTitle, words, bytes: Buffer.byteLength(source), path });
     totalWords += words;
   }
   if (spine.length === 0) throw new InvalidContentError('the spine is empty');

@@ -143,7 +143,7 @@ async function ingestWithin(deps: IngestDeps, input: IngestInput, bounds: Ingest
       epub: {
         file_key: keys.epub(tenantId, issueId),
         size: data.length,
-        spine: epub.spine.map(({ href, idref, title, words }) => ({ href, idref, title, words })),
+        spine: epub.spine.map(({ href, idref, title, words, bytes }) => ({ href, idref, title, words, bytes })),
         toc: epub.toc,
         total_words: epub.totalWords,
       },
