@@ -69,6 +69,7 @@ const WEB_CHECKOUT = ['GET /app/checkout', 'POST /app/checkout/pay'];
 const ISSUE_12 = [
   'GET /api/v2/user/annotations/export',
   'GET /api/v2/reader/{issue_id}/manifest',
+  'GET /api/v2/reader/{issue_id}/positions',
   'POST /api/v2/user/device-keys',
   'GET /api/v2/user/device-keys',
   'DELETE /api/v2/user/device-keys/{id}',
