@@ -23,6 +23,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+/** A KOReader sync v1 request: the document as sent, no identifiers. */
+const V1 = { identifiers: [], matchIdentifiers: false };
 const fetchBytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
 const manifest = (issueId: number) => stack.db.collection('content_manifests').findOne({ _id: `1:${issueId}` as never });
 
@@ -59,6 +61,7 @@ describe('KOReader progress', () => {
   it('when a known document is pushed, then the reading position moves to its chapter; a later API position is what a pull answers', async () => {
     const document = (await manifest(1001))!.document_hash as string;
     const pushed = await sync.pushProgress({
+      ...V1,
       tenantId: 1,
       userId: USERS.ana,
       document,
@@ -71,7 +74,7 @@ describe('KOReader progress', () => {
     const position = await stack.db.collection('reading_positions').findOne({ _id: `${USERS.ana}:1:1001` as never });
     const spine = (await stack.db.collection('content_structures').findOne({ _id: '1:1001' as never }))!.epub.spine as { href: string }[];
     expect(position?.location).toMatchObject({ chapterHref: spine[1]!.href });
-    expect((await sync.pullProgress({ tenantId: 1, userId: USERS.ana, document })).progress).toMatchObject({
+    expect((await sync.pullProgress({ ...V1, tenantId: 1, userId: USERS.ana, document })).progress).toMatchObject({
       progress: '/body/DocFragment[2]/body/p[1]',
       device: 'Kobo',
     });
@@ -84,7 +87,7 @@ describe('KOReader progress', () => {
       location: { epub: { chapterHref: spine[2]!.href, cfi: 'epubcfi(/6/6!/4/2)' } },
       expected: undefined,
     });
-    expect((await sync.pullProgress({ tenantId: 1, userId: USERS.ana, document })).progress).toMatchObject({
+    expect((await sync.pullProgress({ ...V1, tenantId: 1, userId: USERS.ana, document })).progress).toMatchObject({
       progress: '/body/DocFragment[3]/body',
       device: 'Folio',
     });
@@ -92,20 +95,40 @@ describe('KOReader progress', () => {
 
   it('when an unknown document is pushed, then it is kept for that user only; a bad document is INVALID_ARGUMENT', async () => {
     const document = 'ab'.repeat(16);
-    expect((await sync.pullProgress({ tenantId: 1, userId: USERS.bruno, document })).progress).toBeUndefined();
-    await sync.pushProgress({ tenantId: 1, userId: USERS.bruno, document, progress: '12', percentage: 0.3, device: 'd', deviceId: 'i' });
-    expect((await sync.pullProgress({ tenantId: 1, userId: USERS.bruno, document })).progress).toMatchObject({ document, progress: '12', percentage: 0.3 });
-    expect((await sync.pullProgress({ tenantId: 1, userId: USERS.ana, document })).progress).toBeUndefined();
-    await expect(sync.pullProgress({ tenantId: 1, userId: USERS.bruno, document: 'no such/thing' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect((await sync.pullProgress({ ...V1, tenantId: 1, userId: USERS.bruno, document })).progress).toBeUndefined();
+    await sync.pushProgress({ ...V1, tenantId: 1, userId: USERS.bruno, document, progress: '12', percentage: 0.3, device: 'd', deviceId: 'i' });
+    expect((await sync.pullProgress({ ...V1, tenantId: 1, userId: USERS.bruno, document })).progress).toMatchObject({
+      document,
+      progress: '12',
+      percentage: 0.3,
+    });
+    expect((await sync.pullProgress({ ...V1, tenantId: 1, userId: USERS.ana, document })).progress).toBeUndefined();
+    await expect(sync.pullProgress({ ...V1, tenantId: 1, userId: USERS.bruno, document: 'no such/thing' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(
-      sync.pushProgress({ tenantId: 1, userId: USERS.bruno, document, progress: '1', percentage: 3, device: '', deviceId: '' }),
+      sync.pushProgress({ ...V1, tenantId: 1, userId: USERS.bruno, document, progress: '1', percentage: 3, device: '', deviceId: '' }),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
-  it("when account.deleted arrives, then the user's KOReader records are erased", async () => {
+  it("when account.deleted arrives, then the user's KOReader records and v2 aliases are erased", async () => {
     const userId = USERS.elena;
-    await sync.pushProgress({ tenantId: 6, userId, document: 'cd'.repeat(16), progress: '1', percentage: 0.1, device: 'd', deviceId: 'i' });
-    expect(await stack.db.collection('kosync_progress').countDocuments({ user_id: userId })).toBe(1);
+    await sync.pushProgress({ ...V1, tenantId: 6, userId, document: 'cd'.repeat(16), progress: '1', percentage: 0.1, device: 'd', deviceId: 'i' });
+    const identifiers = [
+      { type: 'content', value: 'C1' },
+      { type: 'structure', value: 'S1' },
+    ];
+    await sync.pushProgress({
+      tenantId: 6,
+      userId,
+      document: 'C1',
+      identifiers,
+      matchIdentifiers: true,
+      progress: '1',
+      percentage: 0.1,
+      device: 'd',
+      deviceId: '',
+    });
+    expect(await stack.db.collection('kosync_progress').countDocuments({ user_id: userId })).toBe(2);
+    expect(await stack.db.collection('kosync_aliases').findOne({ user_id: userId })).toMatchObject({ digest: 'S1', type: 'structure', canonical: 'C1' });
     const connection = await amqp.connect(testInfra().amqpUrl);
     try {
       const channel = await connection.createConfirmChannel();
@@ -120,5 +143,6 @@ describe('KOReader progress', () => {
       timeoutMs: 10_000,
       what: 'KOReader records erased',
     });
+    expect(await stack.db.collection('kosync_aliases').countDocuments({ user_id: userId })).toBe(0);
   });
 });

@@ -1,10 +1,12 @@
 // KOReader progress records (kosync) and the document-hash lookup of
 // manifests. A record per user and document (`<user_id>:<document>`, an `_id`
 // lookup), for known and unknown documents alike: KOReader's own `progress`
-// string (an xpointer or a page) is what it needs to jump back.
+// string (an xpointer or a page) is what it needs to jump back. Protocol v2's
+// aliases, another digest of a record's document, are kept per user beside
+// them (`kosync_aliases`, `<user_id>:<digest>`).
 import { isDuplicateKeyError, modelOn, type Connection } from '@folio/mongo';
 import { Schema, type Model } from 'mongoose';
-import type { KosyncRecord, KosyncStore } from '../domain/kosync.js';
+import type { KosyncAlias, KosyncIdentifier, KosyncRecord, KosyncStore } from '../domain/kosync.js';
 import type { ManifestDoc } from './schemas.js';
 
 export interface KosyncProgressDoc {
@@ -18,6 +20,17 @@ export interface KosyncProgressDoc {
   device: string;
   device_id: string;
   timestamp: Date;
+  /** Absent on records written before protocol v2: treated as empty. */
+  identifiers?: KosyncIdentifier[];
+  identifiers_for?: string;
+}
+
+export interface KosyncAliasDoc {
+  _id: string;
+  user_id: number;
+  digest: string;
+  type: string;
+  canonical: string;
 }
 
 const toRecord = (doc: KosyncProgressDoc): KosyncRecord => ({
@@ -29,16 +42,22 @@ const toRecord = (doc: KosyncProgressDoc): KosyncRecord => ({
   device: doc.device,
   deviceId: doc.device_id,
   timestamp: doc.timestamp,
+  identifiers: (doc.identifiers ?? []).map(({ type, value }) => ({ type, value })),
+  identifiersFor: doc.identifiers_for ?? '',
 });
 
 export class KosyncRepository implements KosyncStore {
   private readonly progress: Model<KosyncProgressDoc>;
+  private readonly aliases: Model<KosyncAliasDoc>;
   private readonly manifests: Model<Pick<ManifestDoc, '_id' | 'tenant_id' | 'issue_id' | 'document_hash'>>;
 
   constructor(connection: Connection) {
     const schema = new Schema<KosyncProgressDoc>({ _id: String, user_id: Number }, { versionKey: false, strict: false, collection: 'kosync_progress' });
     schema.index({ user_id: 1 });
     this.progress = modelOn(connection, 'KosyncProgress', schema);
+    const aliases = new Schema<KosyncAliasDoc>({ _id: String, user_id: Number }, { versionKey: false, strict: false, collection: 'kosync_aliases' });
+    aliases.index({ user_id: 1 });
+    this.aliases = modelOn(connection, 'KosyncAlias', aliases);
     // The manifests' model is registered by readerModels (document_hash indexed there).
     this.manifests = connection.model('ContentManifest') as unknown as typeof this.manifests;
   }
@@ -49,6 +68,7 @@ export class KosyncRepository implements KosyncStore {
 
   async ensureIndexes(): Promise<void> {
     await this.progress.createIndexes();
+    await this.aliases.createIndexes();
   }
 
   async find(userId: number, document: string): Promise<KosyncRecord | null> {
@@ -71,6 +91,8 @@ export class KosyncRepository implements KosyncStore {
       device: record.device,
       device_id: record.deviceId,
       timestamp: record.timestamp,
+      identifiers: record.identifiers.map(({ type, value }) => ({ type, value })),
+      identifiers_for: record.identifiersFor,
     };
     const filter = { _id: doc._id, timestamp: { $lte: doc.timestamp } };
     try {
@@ -92,7 +114,33 @@ export class KosyncRepository implements KosyncStore {
     return found?.issue_id ?? null;
   }
 
+  async findAlias(userId: number, digest: string): Promise<KosyncAlias | null> {
+    const doc = await this.aliases
+      .findOne({ _id: KosyncRepository.idOf(userId, digest) })
+      .lean<KosyncAliasDoc>()
+      .exec();
+    return doc ? { userId: doc.user_id, digest: doc.digest, type: doc.type, canonical: doc.canonical } : null;
+  }
+
+  async saveAlias(alias: KosyncAlias): Promise<void> {
+    const doc: KosyncAliasDoc = {
+      _id: KosyncRepository.idOf(alias.userId, alias.digest),
+      user_id: alias.userId,
+      digest: alias.digest,
+      type: alias.type,
+      canonical: alias.canonical,
+    };
+    try {
+      await this.aliases.replaceOne({ _id: doc._id }, doc, { upsert: true }).exec();
+    } catch (error) {
+      // A racing push created it first: that one stands, as an alias is never repointed.
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+
   async deleteAllOf(userId: number): Promise<number> {
+    // Aliases first: once the records are gone, nothing of the user's is left.
+    await this.aliases.deleteMany({ user_id: userId }).exec();
     return (await this.progress.deleteMany({ user_id: userId }).exec()).deletedCount;
   }
 }

@@ -2,7 +2,7 @@
 // sync): decode, call the use case, encode. No rules live here.
 import type { ServiceHandlers } from '@folio/grpc';
 import type { readerSync } from '@folio/proto';
-import type { KosyncProgress } from '../domain/kosync.js';
+import type { KosyncLookup, KosyncProgress } from '../domain/kosync.js';
 import type { PublicationFiles } from '../domain/publication-files.js';
 
 export function readerSyncHandlers(app: { files: PublicationFiles; kosync: KosyncProgress }): ServiceHandlers<typeof readerSync.ReaderSyncServiceService> {
@@ -21,7 +21,7 @@ export function readerSyncHandlers(app: { files: PublicationFiles; kosync: Kosyn
     },
 
     async pushProgress(request) {
-      return app.kosync.push({
+      const pushed = await app.kosync.push({
         tenantId: request.tenantId,
         userId: request.userId,
         document: request.document,
@@ -29,12 +29,22 @@ export function readerSyncHandlers(app: { files: PublicationFiles; kosync: Kosyn
         percentage: request.percentage,
         device: request.device,
         deviceId: request.deviceId,
+        lookup: lookupOf(request),
       });
+      return { ...pushed, match: pushed.match ?? '' };
     },
 
     async pullProgress(request) {
-      const progress = await app.kosync.pull({ tenantId: request.tenantId, userId: request.userId, document: request.document });
-      return { progress: progress ?? undefined };
+      const progress = await app.kosync.pull({ tenantId: request.tenantId, userId: request.userId, document: request.document, lookup: lookupOf(request) });
+      return {
+        progress: progress ? { ...progress, match: progress.match ?? '', progressMatch: progress.progressMatch ?? '' } : undefined,
+      };
     },
   };
+}
+
+/** v2 without identifiers arrives as an empty list: the domain refuses an empty list the client sent, so none were sent. */
+function lookupOf(request: { matchIdentifiers: boolean; identifiers: readonly { type: string; value: string }[] }): KosyncLookup {
+  if (!request.matchIdentifiers) return { version: 1 };
+  return { version: 2, identifiers: request.identifiers.length > 0 ? request.identifiers.map(({ type, value }) => ({ type, value })) : undefined };
 }
