@@ -13,6 +13,7 @@ import { api, fetchContent, session, v2 } from './reader-helpers.js';
 const NORTHWIND = 'northwind.localhost:8080';
 const AURORA = 'aurora.localhost:8080';
 const KOREADER = 'application/vnd.koreader.v1+json';
+const KOREADER_V2 = 'application/vnd.koreader.v2+json';
 
 const md5 = (value: string | Buffer) => createHash('md5').update(value).digest('hex');
 
@@ -140,10 +141,59 @@ describe('KOReader progress sync (running stack)', () => {
     expect((await pull(pdfReader, document)).body).toEqual({});
   });
 
-  it('when the body or document is malformed, then 422; without headers 401', async () => {
-    expect((await push(epubReader, { document: 'x', progress: '1', percentage: 2 })).status).toBe(422);
-    expect((await push(epubReader, { progress: '1', percentage: 0.1 })).status).toBe(422);
-    expect((await api('GET', '/kosync/syncs/progress/not%20a%20hash', { headers: epubReader.headers })).status).toBe(422);
+  it('when the body or document is malformed, then 403 with the reference codes (2003, 2004); without headers 401', async () => {
+    // As koreader-sync-server answers them (the 422 these got before was our own JSON error).
+    const invalid = await push(epubReader, { document: 'x', progress: '1', percentage: 2, device: 'Kobo' });
+    expect(invalid.status).toBe(403);
+    expect(invalid.body).toEqual({ code: 2003, message: expect.stringMatching(/percentage/) });
+    expect((await push(epubReader, { progress: '1', percentage: 0.1, device: 'Kobo' })).body).toMatchObject({ code: 2004 });
+    // KOReader sends the device; the reference server requires it.
+    expect((await push(epubReader, { document: 'abc', progress: '1', percentage: 0.1 })).body).toMatchObject({ code: 2003 });
+    const unreadable = await api('GET', '/kosync/syncs/progress/not%20a%20hash', { headers: epubReader.headers });
+    expect(unreadable.status).toBe(403);
+    expect(unreadable.body).toMatchObject({ code: 2004 });
     expect((await api('GET', '/kosync/syncs/progress/abc', { headers: { host: AURORA } })).status).toBe(401);
+  });
+
+  it('when KOReader sends the percentage as a string and the hash in upper case, then both are taken, the hash echoed as sent and still matched to the issue', async () => {
+    const document = (await documentOf(epubReader, 4001)).toUpperCase();
+    const pushed = await push(epubReader, { document, progress: '/body/DocFragment[1]/body/p[1]', percentage: '0.1', device: 'Kobo', device_id: 'K1' });
+    expect(pushed.body).toEqual({ document, timestamp: expect.any(Number) });
+    expect((await continueReading(epubReader))[0]).toBe(4001);
+    expect((await pull(epubReader, document)).body).toMatchObject({ document, percentage: 0.1, progress: '/body/DocFragment[1]/body/p[1]' });
+    // The push moved the issue's reading position: the lower-case record is older, so its pull answers that position.
+    expect((await pull(epubReader, document.toLowerCase())).body).toMatchObject({ progress: '/body/DocFragment[1]/body', device: 'Folio' });
+  });
+
+  it('when a v2 client names the EPUB by two identifiers, then a recompressed copy sharing one finds the same record and says how', async () => {
+    const document = await documentOf(epubReader, 4001);
+    const structure = md5(`structure of ${uniqueEmail('book')}`);
+    const v2 = { ...epubReader.headers, accept: KOREADER_V2 };
+    const pushed = await api('PUT', '/kosync/syncs/progress', {
+      headers: v2,
+      body: {
+        document,
+        identifiers: [
+          { type: 'content', value: document },
+          { type: 'structure', value: structure },
+        ],
+        progress: '/body/DocFragment[2]/body',
+        percentage: 0.3,
+        device: 'Kobo',
+      },
+    });
+    expect(pushed.body).toEqual({ document, match: 'content', timestamp: expect.any(Number) });
+    expect(pushed.headers.get('content-type')).toMatch(/^application\/vnd\.koreader\.v2\+json/);
+    const copy = md5(uniqueEmail('recompressed'));
+    const pulled = await api('GET', `/kosync/syncs/progress/${copy}?ids=content:${copy},structure:${structure}`, { headers: v2 });
+    expect(pulled.body).toMatchObject({ document, match: 'structure', progress_match: 'structure', progress: '/body/DocFragment[2]/body' });
+    // A v1 client asking for the copy's hash follows no alias.
+    expect((await pull(epubReader, copy)).body).toEqual({});
+  });
+
+  it('when the store is asked for its health as KOReader does, then {"state": "OK"}', async () => {
+    const health = await api('GET', '/kosync/healthcheck', { headers: { host: AURORA, accept: KOREADER } });
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ state: 'OK' });
   });
 });
