@@ -81,6 +81,7 @@ const ISSUE_12 = [
   'GET /kosync/users/auth',
   'PUT /kosync/syncs/progress',
   'GET /kosync/syncs/progress/{document}',
+  'GET /kosync/healthcheck',
 ];
 
 const SINGLE_TENANT_PREFIXES = ['/api/v2/library', '/api/v2/search/store', '/api/v2/reader', '/api/v2/content'];
