@@ -221,14 +221,14 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
   if (spine.length === 0) throw new InvalidContentError('the spine is empty');
 
   const toc = await readToc(zip, opfDir, manifest, spineElement);
-  // A chapter without a heading takes its title from the table of contents.
-  for (const chapter of spine) {
-    if (!chapter.title) chapter.title = toc.find((entry) => entry.href.split('#')[0] === chapter.href)?.title ?? '';
   // The files never parsed here (images, fonts, styles) are what readers fetch: each is inflated once,
   // with a count, so that a bomb hidden outside the spine fails the ingest instead of a reader's request.
   await zip.verifyAll().catch((error: unknown) => {
     throw error instanceof ArchiveError ? new InvalidContentError(error.message) : error;
   });
+  // A chapter without a heading takes its title from the table of contents.
+  for (const chapter of spine) {
+    if (!chapter.title) chapter.title = toc.find((entry) => entry.href.split('#')[0] === chapter.href)?.title ?? '';
   }
   return { title, lang, author, opfPath, spine, toc: toc.length ? toc : spine.map((c) => ({ title: c.title, href: c.href })), totalWords, segments };
 }

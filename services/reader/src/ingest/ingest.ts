@@ -14,6 +14,7 @@ import { coverSvg } from './cover.js';
 import { InvalidContentError, readEpub } from './epub.js';
 import { partialMd5 } from './partial-md5.js';
 import { readPdf } from './pdf.js';
+import { formatDuration } from './tools.js';
 
 export interface IngestDeps {
   storage: ContentStorage;
@@ -89,7 +90,7 @@ export async function ingestIssue(deps: IngestDeps, input: IngestInput): Promise
   // nothing is written once it passed (the stored issue stays as it was).
   const deadline = new AbortController();
   const timer = setTimeout(
-    () => deadline.abort(new InvalidContentError(`reading the file took longer than the ${Math.round(bounds.deadlineMs / 1000)} s allowed for one issue`)),
+    () => deadline.abort(new InvalidContentError(`reading the file took longer than the ${formatDuration(bounds.deadlineMs)} allowed for one issue`)),
     bounds.deadlineMs,
   );
   try {

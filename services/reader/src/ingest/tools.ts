@@ -8,6 +8,11 @@ export class ToolError extends Error {
   override readonly name = 'ToolError';
 }
 
+/** A duration as a publisher reads it in a message: `200 ms`, `300 s`. */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`;
+}
+
 export function run(
   program: string,
   args: string[],
@@ -31,7 +36,7 @@ export function run(
           else if (failure.code === 'ENOENT') reject(new ToolError(`${program} is not installed`));
           else if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
             reject(new ToolError(`${program} wrote more than ${Math.round(maxBuffer / 1024 / 1024)} MB`));
-          else if (failure.killed) reject(new ToolError(`${program} took longer than the ${Math.round(timeoutMs / 1000)} s allowed and was stopped`));
+          else if (failure.killed) reject(new ToolError(`${program} took longer than the ${formatDuration(timeoutMs)} allowed and was stopped`));
           else reject(new ToolError(`${program} failed: ${String(stderr).trim().slice(0, 500) || error.message}`));
         } else resolve(stdout);
       },
