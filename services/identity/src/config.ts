@@ -67,6 +67,8 @@ export const configSchema = serviceEnv({ grpcPort: 50051, database: 'folio_ident
 
     /** Seed script only: the demo dataset; defaults to <repo>/fixtures/demo-dataset.json. */
     FIXTURES_PATH: z.string().optional(),
+    /** Seed script only: the tenant settings overlay; defaults to <repo>/fixtures/tenant-settings.json. */
+    TENANT_SETTINGS_PATH: z.string().optional(),
   })
   .superRefine((config, ctx) => {
     // The dev defaults are public: a production process must bring its own secrets.

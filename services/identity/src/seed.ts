@@ -3,11 +3,18 @@
 // Idempotent: re-running updates records in place and never duplicates them.
 //   node dist/seed.js            (FIXTURES_PATH overrides the dataset file)
 //
+// Tenant settings the shared dataset does not carry (web origins, the public
+// OPDS catalog) come from the project's own overlay,
+// fixtures/tenant-settings.json, applied over the dataset's tenants: the
+// dataset stays a verbatim copy of the shared file. A tenant the overlay does
+// not name gets the defaults (no web origins, a closed catalog).
+//
 // The seed is the only place tenants are written, so it is where
 // tenant.updated comes from: with `events`, one per tenant, and every service
 // that caches tenant settings drops that tenant. The command line writes them
 // to identity's outbox; the running service's relay publishes them.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createLogger } from '@folio/logger';
@@ -42,6 +49,30 @@ export interface DatasetTenant {
   twitter_user: string;
 }
 
+/** fixtures/tenant-settings.json: settings by tenant id, over the dataset's. */
+export interface TenantSettingsOverlay {
+  tenants: Record<string, { web_origins?: string[]; opds_public_catalog?: boolean }>;
+}
+
+/** `scheme://host`, with an optional `:port` or `:*` (any port); lower case, no path. */
+const WEB_ORIGIN = /^https?:\/\/[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:(\d{1,5}|\*))?$/;
+
+/** The overlay's file next to the dataset (the repository's fixtures/ by default). */
+export function defaultTenantSettingsPath(): string {
+  return fileURLToPath(new URL('../../../fixtures/tenant-settings.json', import.meta.url));
+}
+
+export function loadTenantSettings(path = defaultTenantSettingsPath()): TenantSettingsOverlay {
+  const overlay = JSON.parse(readFileSync(path, 'utf8')) as TenantSettingsOverlay;
+  for (const [id, settings] of Object.entries(overlay.tenants ?? {})) {
+    for (const origin of settings.web_origins ?? []) {
+      // A typo here would silently lock a store's web reader out: refuse to seed it.
+      if (!WEB_ORIGIN.test(origin)) throw new Error(`${path}: tenant ${id}: ${origin} is not scheme://host[:port|:*] in lower case`);
+    }
+  }
+  return overlay;
+}
+
 export interface DatasetUser {
   email: string;
   admin: boolean;
@@ -67,10 +98,15 @@ export interface SeedSummary {
   helpSubjects: number;
 }
 
-export async function seedIdentity(connection: Connection, dataset: IdentityDataset, deps: { events?: EventSink } = {}): Promise<SeedSummary> {
+export async function seedIdentity(
+  connection: Connection,
+  dataset: IdentityDataset,
+  deps: { events?: EventSink; settings?: TenantSettingsOverlay } = {},
+): Promise<SeedSummary> {
   const store = await openIdentityStore(connection);
 
   for (const tenant of dataset.tenants) {
+    const settings = deps.settings?.tenants[String(tenant.id)] ?? {};
     await store.tenants.upsertSeeded({
       _id: tenant.id,
       name: tenant.name,
@@ -93,6 +129,8 @@ export async function seedIdentity(connection: Connection, dataset: IdentityData
       reader: tenant.reader ?? {},
       exit_url: tenant.exit_url,
       twitter_user: tenant.twitter_user ?? '',
+      web_origins: settings.web_origins ?? [],
+      opds_public_catalog: settings.opds_public_catalog ?? false,
     });
     await deps.events?.publish<TenantUpdatedPayload>(TENANT_UPDATED, { tenant_id: tenant.id }, { tenantId: tenant.id, id: randomUUID() });
   }
@@ -138,7 +176,7 @@ async function main(): Promise<void> {
   const outbox = new Outbox(connection, broker, { exchange: config.EVENTS_EXCHANGE, logger });
   const events = new OutboxEventSink(outbox);
   try {
-    const summary = await seedIdentity(connection, dataset, { events });
+    const summary = await seedIdentity(connection, dataset, { events, settings: loadTenantSettings(config.TENANT_SETTINGS_PATH) });
     console.log(
       `identity: seeded ${summary.tenants} tenants, ${summary.users} users, ${summary.memberships} memberships, ${summary.helpSubjects} help subjects from ${path}`,
     );

@@ -9,7 +9,7 @@ import { identity } from '@folio/proto';
 import { deleteTopology, demoDataset, freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
 import { startIdentity, type RunningIdentity } from './app.js';
 import { loadIdentityConfig, type IdentityConfig } from './config.js';
-import { seedIdentity, type IdentityDataset } from './seed.js';
+import { loadTenantSettings, seedIdentity, type IdentityDataset } from './seed.js';
 
 export type IdentityClient = PromiseClient<identity.IdentityServiceClient>;
 
@@ -64,7 +64,8 @@ export async function startTestIdentity({ namePrefix, env = {}, dataset }: TestI
   };
   let service: RunningIdentity;
   try {
-    await seedIdentity(db, dataset ?? demoDataset<IdentityDataset>());
+    // The demo's tenant settings come with the demo dataset only: a test's own dataset has the defaults.
+    await seedIdentity(db, dataset ?? demoDataset<IdentityDataset>(), dataset ? {} : { settings: loadTenantSettings() });
     // Without a logger of its own, identity logs at config.LOG_LEVEL.
     service = await startIdentity(config);
   } catch (error) {

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedIdentity } from '../src/seed.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadTenantSettings, seedIdentity } from '../src/seed.js';
 import { dataset, failureOf, startTestIdentity, type TestIdentity } from './support.js';
 
 /** A user id with no account in any tenant (the gateway only passes authenticated ids; discovery needs no record). */
@@ -19,6 +22,25 @@ describe('tenants, users and tenant discovery', () => {
     const response = await t.client.listDiscoverableTenants({ appTenantId: 1, perPage: 0, ...request });
     return { ids: response.tenants.map((tenant) => tenant.id), meta: response.meta!, tenants: response.tenants };
   };
+
+  // First: the re-seed below brings no overlay, which puts every tenant back to the defaults.
+  it('when a tenant is read, then the settings overlay gives its web origins and public catalog, others the defaults', async () => {
+    expect((await t.client.getTenant({ tenantId: 4 })).tenant).toMatchObject({
+      webOrigins: ['https://reader.aurora.example', 'http://reader.aurora.localhost:*'],
+      opdsPublicCatalog: true,
+    });
+    expect((await t.client.getTenant({ tenantId: 2 })).tenant).toMatchObject({ webOrigins: [], opdsPublicCatalog: false });
+  });
+
+  it('when the overlay names an origin that is not scheme://host[:port|:*], then the seed refuses it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tenant-settings-'));
+    const path = join(dir, 'tenant-settings.json');
+    for (const origin of ['https://Reader.example', 'https://reader.example/', 'reader.example', 'https://reader.example:*:1']) {
+      writeFileSync(path, JSON.stringify({ tenants: { 4: { web_origins: [origin] } } }));
+      expect(() => loadTenantSettings(path), origin).toThrow(/is not scheme:\/\/host/);
+    }
+    rmSync(dir, { recursive: true });
+  });
 
   it('when the dataset is seeded again, then nothing is duplicated and ids stay put', async () => {
     await seedIdentity(t.db, dataset);

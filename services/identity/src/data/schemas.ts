@@ -122,6 +122,8 @@ const tenantSchema = new Schema<TenantDoc>(
     reader: { type: Schema.Types.Mixed },
     exit_url: String,
     twitter_user: String,
+    web_origins: { type: [String], default: [] },
+    opds_public_catalog: { type: Boolean, default: false },
     member_count: { type: Number, default: 0 },
   },
   { ...options, collection: 'tenants', minimize: false },

@@ -36,6 +36,10 @@ export interface TenantRecord {
   reader: unknown;
   exit_url: string;
   twitter_user: string;
+  /** Web origins allowed to call the API from a browser (CORS), as the gateway matches them. */
+  web_origins: string[];
+  /** The store's OPDS catalog is open to anonymous browsing. */
+  opds_public_catalog: boolean;
 }
 
 /** Which tenants discovery lists: active plans, none of `excludeIds`, and the optional filters. */

@@ -32,6 +32,8 @@ export function toTenant(doc: TenantRecord): identity.Tenant {
     reader: readerDefaultsOf(doc.reader),
     exitUrl: doc.exit_url ?? '',
     twitterUser: doc.twitter_user ?? '',
+    webOrigins: doc.web_origins ?? [],
+    opdsPublicCatalog: doc.opds_public_catalog ?? false,
   };
 }
 
