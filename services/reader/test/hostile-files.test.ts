@@ -12,6 +12,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { EPub } from 'epub2';
+import { createLogger } from '@folio/logger';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,8 @@ import { buildPreviewEpub } from '../src/ingest/epub-preview.js';
 import { ingestIssue, type IngestDeps } from '../src/ingest/ingest.js';
 import { run, ToolError } from '../src/ingest/tools.js';
 import { PackageFiles } from '../src/media/package-files.js';
+import { startMediaServer } from '../src/media/server.js';
+import { MediaUrls } from '../src/media/signing.js';
 import { TextIndexStore } from '../src/search/index-store.js';
 import { LocalDiskStorage } from '../src/storage/local-disk.js';
 
@@ -157,6 +160,29 @@ describe('stored packages at read time (package path, preview builder)', () => {
     expect((await packages.read(key, 'chapter-2.xhtml'))?.toString()).toContain('<h1>Two</h1>');
     const honest = await stored('image-bomb.epub', 7203);
     await expect(packages.read(honest, 'chapter-1.xhtml')).rejects.toBeInstanceOf(ArchiveError);
+  });
+
+  it('when the media server is asked for the bomb inside a package, then 422 with the reason, and the other files still serve', async () => {
+    const key = await stored('lying-image.epub', 7204);
+    const urls = new MediaUrls('http://127.0.0.1:1/media', 'hostile-files-test-signing-key', 600);
+    const media = await startMediaServer(
+      { storage, urls, logger: createLogger({ service: 'reader', level: 'silent' }), coverKeyOf: async () => null },
+      0,
+      '127.0.0.1',
+    );
+    try {
+      const prefix = urls.signedPackagePrefix(key).replace('http://127.0.0.1:1/media', `http://127.0.0.1:${media.port}`);
+      const bomb = await fetch(`${prefix}images/plate.png`);
+      expect(bomb.status).toBe(422);
+      expect(((await bomb.json()) as { message: string }).message).toMatch(
+        /^This file of the publication cannot be served: OEBPS\/images\/plate\.png in the EPUB inflates to more than it declares.*\.$/,
+      );
+      const chapter = await fetch(`${prefix}chapter-1.xhtml`);
+      expect(chapter.status).toBe(200);
+      expect(await chapter.text()).toContain('<h1>One</h1>');
+    } finally {
+      await media.close();
+    }
   });
 
   it.each([
