@@ -186,7 +186,8 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
   const media = mediaProxy({ upstreamUrl: config.READER_MEDIA_URL, timeoutMs: config.MEDIA_TIMEOUT_MS, logger });
   app.use('/media', media.handler);
   const bodyParsers = [
-    express.json({ limit: config.BODY_LIMIT }),
+    // JSON and its +json types: OPDS Progression documents come as application/opds-progression+json.
+    express.json({ limit: config.BODY_LIMIT, type: ['application/json', 'application/*+json'] }),
     // The web checkout's pay form posts application/x-www-form-urlencoded.
     express.urlencoded({ extended: false, limit: config.BODY_LIMIT, parameterLimit: 50 }),
   ];

@@ -1,6 +1,6 @@
 // Validators from the published JSON Schemas vendored in
-// tests/e2e/fixtures/schemas (OPDS 2.0 and the Readium Web Publication
-// Manifest, both JSON Schema draft-07). Every file is registered under its own
+// tests/e2e/fixtures/schemas (OPDS 2.0, OPDS Progression 1.0 and the Readium
+// Web Publication Manifest, all JSON Schema draft-07). Every file is registered under its own
 // `$id`, so the cross-references between the two sets resolve without the
 // network. `validate` returns ajv's errors in a readable form (empty: valid).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -20,6 +20,8 @@ const FORMATS: Record<string, (value: string) => boolean> = {
   'date-time': (value) => /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)),
   email: (value) => /^[^\s@]+@[^\s@]+$/.test(value),
 };
+// The OPDS Progression schema's name for a URI reference (not a JSON Schema format; see the schemas' README).
+FORMATS['uri-references'] = FORMATS['uri-reference']!;
 
 const ROOT = fileURLToPath(new URL('../fixtures/schemas/', import.meta.url));
 
@@ -27,6 +29,7 @@ export const SCHEMA = {
   opdsFeed: 'https://drafts.opds.io/schema/feed.schema.json',
   opdsPublication: 'https://drafts.opds.io/schema/publication.schema.json',
   opdsAuthentication: 'https://drafts.opds.io/schema/authentication.schema.json',
+  opdsProgression: 'https://drafts.opds.io/schema/progression.schema.json',
   webpubManifest: 'https://readium.org/webpub-manifest/schema/publication.schema.json',
 } as const;
 

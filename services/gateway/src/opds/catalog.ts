@@ -209,6 +209,8 @@ export async function shelfFeed(scope: CatalogScope, request: { cursor?: string 
   });
   const feed = baseFeed(scope, { to: 'shelf', ...(request.cursor && { cursor: request.cursor }) }, 'My shelf');
   feed.publications = await publicationsOf(scope, response.section?.data ?? [], { readable: true });
+  // The shelf's issues are read: each has its reading position as an OPDS Progression.
+  for (const publication of feed.publications) publication.progressionHref = `${scope.storeUrl}/opds/v2/publications/${publication.issueId}/progression`;
   feed.paging = {
     itemsPerPage: PER_PAGE,
     first: { to: 'shelf' },

@@ -43,6 +43,8 @@ export interface PublicationEntry {
   /** Audiobooks: seconds, all tracks together (from reader). */
   duration?: number;
   acquisitions: Acquisition[];
+  /** Absolute URL of its OPDS Progression (the reading position), on the shelf: issues the user can read. */
+  progressionHref?: string;
 }
 
 export interface NavigationEntry {
@@ -85,6 +87,7 @@ export const MEDIA_TYPE = {
   opds2: 'application/opds+json',
   opds2Publication: 'application/opds-publication+json',
   opdsAuthentication: 'application/opds-authentication+json',
+  opdsProgression: 'application/opds-progression+json',
   atom: 'application/atom+xml',
   atomNavigation: 'application/atom+xml;profile=opds-catalog;kind=navigation',
   atomAcquisition: 'application/atom+xml;profile=opds-catalog;kind=acquisition',
@@ -112,6 +115,7 @@ export const REL = {
   image: 'http://opds-spec.org/image',
   thumbnail: 'http://opds-spec.org/image/thumbnail',
   shelf: 'http://opds-spec.org/shelf',
+  progression: 'http://opds-spec.org/progression',
 } as const;
 
 export interface CoverImage {

@@ -94,6 +94,7 @@ function publicationEntry(entry: PublicationEntry, updated: string): string {
         }),
       }),
     ),
+    entry.progressionHref ? link({ rel: REL.progression, href: entry.progressionHref, type: MEDIA_TYPE.opdsProgression }) : '',
   ];
   return `<entry>${parts.filter(Boolean).join('')}</entry>`;
 }

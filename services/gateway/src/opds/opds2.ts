@@ -100,6 +100,7 @@ export function opds2Publication(entry: PublicationEntry): Opds2Publication {
       },
     }),
   }));
+  if (entry.progressionHref) links.push({ rel: REL.progression, href: entry.progressionHref, type: MEDIA_TYPE.opdsProgression });
   const images = coverImagesOf(entry.coverUrl);
   const hasRaster = images.some((image) => image.type !== 'image/svg+xml');
   if (!hasRaster) for (const image of images) links.push({ rel: REL.image, href: image.href, type: image.type });

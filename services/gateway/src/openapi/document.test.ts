@@ -77,6 +77,8 @@ const ISSUE_12 = [
   'GET /opds/v2/authentication',
   'GET /opds/v1.2/opensearch.xml',
   'GET /opds/download/{issue_id}',
+  'GET /opds/v2/publications/{issue_id}/progression',
+  'PUT /opds/v2/publications/{issue_id}/progression',
   'POST /kosync/users/create',
   'GET /kosync/users/auth',
   'PUT /kosync/syncs/progress',

@@ -8,6 +8,7 @@ import { integrationRoutes, integrationRoutesV1 } from './integrations.js';
 import { kosyncRoutes } from './kosync.js';
 import { libraryRoutes } from './library.js';
 import { noteRoutes } from './notes.js';
+import { opdsProgressionRoutes } from './opds-progression.js';
 import { opdsRoutes } from './opds.js';
 import { purchaseRoutes } from './purchase.js';
 import { pushRoutes } from './push.js';
@@ -34,5 +35,6 @@ export const routeTable: readonly Route[] = [
   ...integrationRoutesV1,
   ...purchaseRoutes,
   ...opdsRoutes,
+  ...opdsProgressionRoutes,
   ...kosyncRoutes,
 ];
