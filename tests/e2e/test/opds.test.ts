@@ -310,6 +310,8 @@ describe('OPDS catalogs (running stack)', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^application\/audiobook\+json/);
       expect(schemaErrors(SCHEMA.webpubManifest, response.body)).toEqual([]);
+      // The audiobook profile, and the issue's one identifier (the feeds' and the reader manifest's).
+      expect(response.body.metadata).toMatchObject({ conformsTo: 'https://readium.org/webpub-manifest/profiles/audiobook', identifier: 'urn:folio:1:1003' });
       const first = await fetchContent(response.body.readingOrder[0].href, { range: 'bytes=0-15' });
       expect(first.status).toBe(206);
     });

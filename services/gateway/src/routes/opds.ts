@@ -168,12 +168,25 @@ function catalogRoutes(version: Version) {
   ];
 }
 
-/** A Readium audiobook manifest of the signed tracks: what an OPDS client plays. */
-function audiobookManifest(selfHref: string, file: { title: string; files: { url: string; mediaType: string; duration: number; title: string }[] }) {
+/**
+ * A Readium audiobook manifest of the signed tracks: what an OPDS client plays. Its identifier is the
+ * issue's one (`urn:folio:<tenant>:<issue>`, as in the feeds and the reader manifest).
+ */
+function audiobookManifest(
+  selfHref: string,
+  identifier: string,
+  file: { title: string; files: { url: string; mediaType: string; duration: number; title: string }[] },
+) {
   const duration = file.files.reduce((sum, track) => sum + track.duration, 0);
   return {
     '@context': 'https://readium.org/webpub-manifest/context.jsonld',
-    metadata: { '@type': 'http://schema.org/Audiobook', title: file.title, ...(duration > 0 && { duration }) },
+    metadata: {
+      '@type': 'http://schema.org/Audiobook',
+      conformsTo: 'https://readium.org/webpub-manifest/profiles/audiobook',
+      identifier,
+      title: file.title,
+      ...(duration > 0 && { duration }),
+    },
     links: [{ rel: 'self', href: selfHref, type: MEDIA_TYPE.audiobook }],
     readingOrder: file.files.map((track) => ({
       href: track.url,
@@ -238,7 +251,8 @@ export const opdsRoutes = [
       if (!('storeUrl' in scope)) return scope;
       const found = await ctx.services.readerSync.getPublicationFile({ tenantId: ctx.tenant.id, userId: scope.userId, issueId: ctx.params.issue_id });
       if (found.contentType === 'audio') {
-        return jsonReply(200, MEDIA_TYPE.audiobook, audiobookManifest(`${scope.storeUrl}/opds/download/${ctx.params.issue_id}`, found));
+        const self = `${scope.storeUrl}/opds/download/${ctx.params.issue_id}`;
+        return jsonReply(200, MEDIA_TYPE.audiobook, audiobookManifest(self, `urn:folio:${ctx.tenant.id}:${ctx.params.issue_id}`, found));
       }
       const file = found.files[0];
       if (!file) throw new DomainError('FAILED_PRECONDITION', 'This issue has no file to download.', { httpStatus: 422 });
