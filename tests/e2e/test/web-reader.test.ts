@@ -19,9 +19,14 @@ import { launchBrowser } from './browser.js';
 import { GATEWAY_URL, loginByEmail, sharedLogin, type Tokens } from './client.js';
 import { api, v2 } from './reader-helpers.js';
 
-/** Editorial Sur (PDF 2002, ana reads it) and Aurora (its free EPUB 3002, any member reads it). */
-const SUR = 2;
-const AURORA = 3;
+/**
+ * Livraria Atlântica (its free EPUB 3002: any member reads it) and Harbor Comics (dario's PDF 6001):
+ * their allowed web origins (fixtures/tenant-settings.json) let in this page's.
+ */
+const ATLANTICA = 3;
+const HARBOR = 6;
+/** Chromium resolves every *.localhost name to the loopback. */
+const PAGE_HOST = 'web-reader.localhost';
 
 /** The page's API as page.ts installs it on its window (in page.evaluate, which runs the function in the page). */
 type PageGlobals = typeof globalThis & { folioReader: FolioReader };
@@ -47,7 +52,7 @@ async function serveReader(): Promise<{ server: Server; origin: string }> {
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { server, origin: `http://${PAGE_HOST}:${(server.address() as AddressInfo).port}` };
 }
 
 describe('a web reader on another origin (Readium navigator in Chromium)', () => {
@@ -55,17 +60,17 @@ describe('a web reader on another origin (Readium navigator in Chromium)', () =>
   let server: Server;
   let origin: string;
   let page: Page;
-  let ana: Tokens;
+  let dario: Tokens;
   let reader: Tokens;
   const failures: string[] = [];
 
   beforeAll(async () => {
     let served: Awaited<ReturnType<typeof serveReader>>;
-    [served, browser, ana, reader] = await Promise.all([
+    [served, browser, dario, reader] = await Promise.all([
       serveReader(),
       launchBrowser(),
-      sharedLogin('ana@example.com'),
-      loginByEmail(uniqueEmail('web-reader'), { appTenantId: AURORA }),
+      sharedLogin('dario@example.com'),
+      loginByEmail(uniqueEmail('web-reader'), { appTenantId: ATLANTICA }),
     ]);
     ({ server, origin } = served);
     page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
@@ -83,7 +88,7 @@ describe('a web reader on another origin (Readium navigator in Chromium)', () =>
     page.evaluate((given) => (globalThis as PageGlobals).folioReader.open(given), { ...options, gateway: GATEWAY_URL });
 
   it('when the page opens the free EPUB 3002, then the navigator renders chapter 1 from the gateway and the saved position comes back from the API', async () => {
-    const opened = await open({ token: reader.access_token, tenantId: AURORA, issueId: 3002 }).catch((error: Error) => {
+    const opened = await open({ token: reader.access_token, tenantId: ATLANTICA, issueId: 3002 }).catch((error: Error) => {
       throw new Error(`${error.message}\n${failures.join('\n')}`);
     });
     expect(opened).toMatchObject({ layout: 'reflowable', readingOrderIndex: 0, image: null });
@@ -92,19 +97,19 @@ describe('a web reader on another origin (Readium navigator in Chromium)', () =>
 
     const saved = await page.evaluate(() => (globalThis as PageGlobals).folioReader.savePosition());
     expect(saved).toMatchObject({ status: 200, body: { last_location: { chapterHref: expect.stringMatching(/\.xhtml$/), cfi: expect.any(String) } } });
-    const settings = await api('GET', '/api/v2/reader/settings/3002', { token: reader.access_token, headers: v2(AURORA) });
+    const settings = await api('GET', '/api/v2/reader/settings/3002', { token: reader.access_token, headers: v2(ATLANTICA) });
     expect(settings.status).toBe(200);
     expect(settings.body.issue.user.last_location).toEqual((saved.body as { last_location: unknown }).last_location);
   });
 
-  it('when the page opens the PDF 2002, then the navigator lays out its pages as fixed and shows page 1', async () => {
-    const manifest = await api('GET', '/api/v2/reader/2002/manifest', { token: ana.access_token, headers: v2(SUR) });
+  it('when the page opens the PDF 6001, then the navigator lays out its pages as fixed and shows page 1', async () => {
+    const manifest = await api('GET', '/api/v2/reader/6001/manifest', { token: dario.access_token, headers: v2(HARBOR) });
     expect(manifest.status).toBe(200);
     const first = manifest.body.readingOrder[0] as { width: number; height: number };
-    const opened = await open({ token: ana.access_token, tenantId: SUR, issueId: 2002 }).catch((error: Error) => {
+    const opened = await open({ token: dario.access_token, tenantId: HARBOR, issueId: 6001 }).catch((error: Error) => {
       throw new Error(`${error.message}\n${failures.join('\n')}`);
     });
-    expect(opened).toMatchObject({ layout: 'fixed', readingOrderIndex: 0, positions: 3 });
+    expect(opened).toMatchObject({ layout: 'fixed', readingOrderIndex: 0, positions: 2 });
     expect(opened.image).toEqual({ width: first.width, height: first.height });
   });
 });
