@@ -5,10 +5,10 @@
 // the bounded archive reader: one that breaks its limits is refused; the files
 // kept unchanged are inflated once with a count (and thrown away) to prove
 // they are what they declare, then copied still compressed.
-import { posix } from 'node:path';
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { ArchiveError, BoundedZip, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits, type RangeSource } from '../archive/zip-reader.js';
 import { ZipWriter } from '../archive/zip-writer.js';
+import { EpubPathError, folderOf, readPackageLayout, resolveHref, type PackageLayout } from './epub-package.js';
 import { InvalidContentError } from './epub.js';
 
 type Element = ReturnType<DOMParser['parseFromString']>['documentElement'] & object;
@@ -36,13 +36,15 @@ async function cutPackage(zip: BoundedZip, chapters: number): Promise<Buffer> {
   /** Documents of the package rewritten here, by path in the zip. */
   const rewritten = new Map<string, Buffer>();
 
-  const container = await readText('META-INF/container.xml');
-  const opfPath = container && /full-path="([^"]+)"/.exec(container)?.[1];
-  if (!opfPath) throw new InvalidContentError('the EPUB names no package document');
-  const opfDir = posix.dirname(opfPath) === '.' ? '' : posix.dirname(opfPath);
-  const opfSource = await readText(opfPath);
-  if (!opfSource) throw new InvalidContentError(`the EPUB has no ${opfPath}`);
-  const opf = new DOMParser().parseFromString(opfSource, 'text/xml');
+  let layout: PackageLayout;
+  try {
+    layout = await readPackageLayout(readText);
+  } catch (error) {
+    throw error instanceof EpubPathError ? new InvalidContentError(error.message) : error;
+  }
+  const { opfPath } = layout;
+  const opf = new DOMParser().parseFromString(layout.opfSource, 'text/xml');
+  const pathOf = (id: string) => layout.items.get(id)?.path ?? null;
 
   const items = new Map<string, Element>();
   for (const item of Array.from(opf.getElementsByTagNameNS('*', 'item'))) items.set(item.getAttribute('id') ?? '', item as unknown as Element);
@@ -54,23 +56,22 @@ async function cutPackage(zip: BoundedZip, chapters: number): Promise<Buffer> {
     ref.parentNode?.removeChild(ref);
     const item = items.get(idref);
     if (!item || kept.has(idref)) continue;
-    const href = item.getAttribute('href') ?? '';
-    const path = posix.join(opfDir, decodeURIComponent(href));
-    removedFiles.add(path);
+    const path = pathOf(idref);
+    if (path) removedFiles.add(path);
     item.parentNode?.removeChild(item);
   }
   rewritten.set(opfPath, Buffer.from(new XMLSerializer().serializeToString(opf)));
 
   // Navigation entries pointing at removed documents go too.
   const nav = [...items.values()].find((item) => (item.getAttribute('properties') ?? '').split(/\s+/).includes('nav'));
-  const navPath = nav ? posix.join(opfDir, decodeURIComponent(nav.getAttribute('href') ?? '')) : null;
+  const navPath = nav ? pathOf(nav.getAttribute('id') ?? '') : null;
   if (navPath && !removedFiles.has(navPath)) {
     const source = await readText(navPath);
     if (source) {
       const document = new DOMParser().parseFromString(source, 'application/xhtml+xml');
       for (const link of Array.from(document.getElementsByTagNameNS('*', 'a'))) {
-        const target = posix.join(posix.dirname(navPath), decodeURIComponent((link.getAttribute('href') ?? '').split('#')[0]!));
-        if (!removedFiles.has(target)) continue;
+        const target = resolveHref(folderOf(navPath), link.getAttribute('href') ?? '')?.path;
+        if (!target || !removedFiles.has(target)) continue;
         const li = link.parentNode;
         li?.parentNode?.removeChild(li);
       }
@@ -80,13 +81,13 @@ async function cutPackage(zip: BoundedZip, chapters: number): Promise<Buffer> {
 
   // So do the NCX's (EPUB 2 table of contents).
   const ncx = [...items.values()].find((item) => item.getAttribute('media-type') === 'application/x-dtbncx+xml');
-  const ncxPath = ncx ? posix.join(opfDir, decodeURIComponent(ncx.getAttribute('href') ?? '')) : null;
+  const ncxPath = ncx ? pathOf(ncx.getAttribute('id') ?? '') : null;
   const ncxSource = ncxPath ? await readText(ncxPath) : undefined;
   if (ncxPath && ncxSource) {
     const document = new DOMParser().parseFromString(ncxSource, 'text/xml');
     for (const content of Array.from(document.getElementsByTagNameNS('*', 'content'))) {
-      const target = posix.join(posix.dirname(ncxPath), decodeURIComponent((content.getAttribute('src') ?? '').split('#')[0]!));
-      if (!removedFiles.has(target)) continue;
+      const target = resolveHref(folderOf(ncxPath), content.getAttribute('src') ?? '')?.path;
+      if (!target || !removedFiles.has(target)) continue;
       const point = content.parentNode;
       point?.parentNode?.removeChild(point);
     }

@@ -3,14 +3,14 @@
 // and the text of every spine document cut into sections (block elements),
 // each text node remembered with its CFI path so that a search hit can point
 // at a character range (`epubcfi(/6/4[idref]!/4/2/6,/1:120,/1:128)`).
-import { posix } from 'node:path';
 import { DOMParser } from '@xmldom/xmldom';
 import { ArchiveError, BoundedZip, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from '../archive/zip-reader.js';
 import type { TextSegment } from '../search/text-index.js';
 import { countWords } from '../search/text.js';
+import { EpubPathError, folderOf, nameInPackage, readPackageLayout, resolveHref, type PackageLayout } from './epub-package.js';
 
 export interface EpubChapter {
-  /** Manifest href, relative to the package document (as readers resolve spine items). */
+  /** The document's canonical name: decoded, relative to the package root (see epub-package.ts), as readers resolve spine items. */
   href: string;
   idref: string;
   title: string;
@@ -145,17 +145,6 @@ export interface ReadEpubOptions {
   signal?: AbortSignal;
 }
 
-function resolveHref(fromDir: string, href: string): { path: string; fragment: string } {
-  const [file = '', fragment = ''] = href.split('#', 2);
-  let decoded = file;
-  try {
-    decoded = decodeURIComponent(file);
-  } catch {
-    // keep as written
-  }
-  return { path: posix.normalize(posix.join(fromDir, decoded)).replace(/^\.\//, ''), fragment };
-}
-
 export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptions = {}): Promise<EpubExtract> {
   let zip: BoundedZip;
   try {
@@ -167,24 +156,20 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
   const mimetype = zip.has('mimetype') ? await readEntry(zip, 'mimetype') : undefined;
   if (mimetype?.trim() !== 'application/epub+zip') throw new InvalidContentError('the EPUB has no application/epub+zip mimetype');
 
-  const container = parseXml(await readEntry(zip, 'META-INF/container.xml'), 'container.xml');
-  const rootfile = descendants(container, 'rootfile')[0];
-  const opfPath = rootfile?.getAttribute?.('full-path');
-  if (!opfPath) throw new InvalidContentError('container.xml names no package document');
-  const opfDir = posix.dirname(opfPath) === '.' ? '' : posix.dirname(opfPath);
-  const opf = parseXml(await readEntry(zip, opfPath), opfPath);
+  let layout: PackageLayout;
+  try {
+    layout = await readPackageLayout(async (path) => (zip.has(path) ? readEntry(zip, path) : null));
+  } catch (error) {
+    throw error instanceof EpubPathError ? new InvalidContentError(error.message) : error;
+  }
+  const { opfPath, root } = layout;
+  const opf = parseXml(layout.opfSource, opfPath);
 
   const metadata = elements(opf, 'metadata')[0];
   const title = text(metadata ? descendants(metadata, 'title')[0] : undefined) || 'Untitled';
   const lang = text(metadata ? descendants(metadata, 'language')[0] : undefined) || null;
   const author = text(metadata ? descendants(metadata, 'creator')[0] : undefined) || null;
-
-  const manifest = new Map<string, { href: string; mediaType: string; properties: string }>();
-  for (const item of descendants(elements(opf, 'manifest')[0] ?? opf, 'item')) {
-    const id = item.getAttribute?.('id');
-    const href = item.getAttribute?.('href');
-    if (id && href) manifest.set(id, { href, mediaType: item.getAttribute?.('media-type') ?? '', properties: item.getAttribute?.('properties') ?? '' });
-  }
+  const manifest = layout.items;
 
   // The spine's CFI step: its position among the package element's children.
   const packageChildren = elements(opf);
@@ -200,11 +185,14 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
     const idref = itemref.getAttribute?.('idref') ?? '';
     const item = manifest.get(idref);
     if (!item) throw new InvalidContentError(`spine item ${idref} is not in the manifest`);
-    const path = resolveHref(opfDir, item.href).path;
+    const path = item.path;
+    if (!path) throw new InvalidContentError(`spine item ${idref} (${item.href}) is outside the EPUB`);
     const source = await readEntry(zip, path);
     const document = parseXml(source, path);
     const docStep = `/${spineStep}/${(index + 1) * 2}[${idref}]`;
-    const sections = extractSections(document);
+    // A navigation document in the spine is read like any chapter but not indexed: a search
+    // should find the text, not its table of contents.
+    const sections = item.properties.split(/\s+/).includes('nav') ? [] : extractSections(document);
     const page = spine.length + 1;
     let pageOffset = 0;
     let words = 0;
@@ -215,12 +203,12 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
     });
     const heading = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((h) => descendants(document, h)[0]).find(Boolean);
     const docTitle = text(heading) || text(descendants(document, 'title')[0]);
-    spine.push({ href: item.href, idref, title: docTitle, words, bytes: Buffer.byteLength(source), path });
+    spine.push({ href: nameInPackage(root, path), idref, title: docTitle, words, bytes: Buffer.byteLength(source), path });
     totalWords += words;
   }
   if (spine.length === 0) throw new InvalidContentError('the spine is empty');
 
-  const toc = await readToc(zip, opfDir, manifest, spineElement);
+  const toc = await readToc(zip, root, manifest, spineElement);
   // The files never parsed here (images, fonts, styles) are what readers fetch: each is inflated once,
   // with a count, so that a bomb hidden outside the spine fails the ingest instead of a reader's request.
   await zip.verifyAll().catch((error: unknown) => {
@@ -233,21 +221,17 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
   return { title, lang, author, opfPath, spine, toc: toc.length ? toc : spine.map((c) => ({ title: c.title, href: c.href })), totalWords, segments };
 }
 
-/** EPUB 3 nav (`nav[epub:type=toc]`), else the EPUB 2 NCX; hrefs relative to the package document. */
-async function readToc(
-  zip: BoundedZip,
-  opfDir: string,
-  manifest: Map<string, { href: string; mediaType: string; properties: string }>,
-  spine: XNode,
-): Promise<{ title: string; href: string }[]> {
-  const toOpfRelative = (fromDir: string, href: string) => {
-    const { path, fragment } = resolveHref(fromDir, href);
-    const relative = posix.relative(opfDir || '.', path);
-    return fragment ? `${relative}#${fragment}` : relative;
+/** EPUB 3 nav (`nav[epub:type=toc]`), else the EPUB 2 NCX; hrefs by their canonical names (relative to the package root). */
+async function readToc(zip: BoundedZip, root: string, manifest: PackageLayout['items'], spine: XNode): Promise<{ title: string; href: string }[]> {
+  const inPackage = (fromDir: string, href: string) => {
+    const resolved = resolveHref(fromDir, href);
+    if (!resolved || !resolved.path) return null;
+    const name = nameInPackage(root, resolved.path);
+    return resolved.fragment ? `${name}#${resolved.fragment}` : name;
   };
-  const navItem = [...manifest.values()].find((item) => item.properties.split(/\s+/).includes('nav'));
-  if (navItem) {
-    const navPath = resolveHref(opfDir, navItem.href).path;
+  const navItem = [...manifest.values()].find((item) => item.path && item.properties.split(/\s+/).includes('nav'));
+  if (navItem?.path) {
+    const navPath = navItem.path;
     const nav = parseXml(await readEntry(zip, navPath), navPath);
     const navs = descendants(nav, 'nav');
     const tocNav =
@@ -255,20 +239,21 @@ async function readToc(
         (element.getAttributeNS?.('http://www.idpf.org/2007/ops', 'type') ?? element.getAttribute?.('epub:type') ?? '').split(/\s+/).includes('toc'),
       ) ?? navs[0];
     if (tocNav) {
-      return descendants(tocNav, 'a')
-        .filter((a) => a.getAttribute?.('href'))
-        .map((a) => ({ title: text(a), href: toOpfRelative(posix.dirname(navPath), a.getAttribute!('href')!) }));
+      return descendants(tocNav, 'a').flatMap((a) => {
+        const href = a.getAttribute?.('href') ? inPackage(folderOf(navPath), a.getAttribute!('href')!) : null;
+        return href ? [{ title: text(a), href }] : [];
+      });
     }
   }
   const ncxId = spine.getAttribute?.('toc');
   const ncxItem = (ncxId && manifest.get(ncxId)) || [...manifest.values()].find((item) => item.mediaType === 'application/x-dtbncx+xml');
-  if (ncxItem) {
-    const ncxPath = resolveHref(opfDir, ncxItem.href).path;
+  if (ncxItem?.path) {
+    const ncxPath = ncxItem.path;
     const ncx = parseXml(await readEntry(zip, ncxPath), ncxPath);
-    return descendants(ncx, 'navpoint').map((point) => ({
-      title: text(descendants(point, 'text')[0]),
-      href: toOpfRelative(posix.dirname(ncxPath), elements(point, 'content')[0]?.getAttribute?.('src') ?? ''),
-    }));
+    return descendants(ncx, 'navpoint').flatMap((point) => {
+      const href = inPackage(folderOf(ncxPath), elements(point, 'content')[0]?.getAttribute?.('src') ?? '');
+      return href ? [{ title: text(descendants(point, 'text')[0]), href }] : [];
+    });
   }
   return [];
 }

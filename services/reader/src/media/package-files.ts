@@ -1,19 +1,20 @@
 // The files inside a stored EPUB package (chapters, style sheets, images), for
 // readers that open a publication file by file (Readium Web Publication
 // Manifest) instead of downloading the package. Paths are relative to the
-// package document, as the spine and the table of contents name them.
+// package root, as the spine and the table of contents name them.
 // Recently opened packages stay open (a few, by key and stored version): only
 // their central directory is in memory, entries are read by byte range from
 // storage and inflated within the archive limits, one request at a time each.
 import { posix } from 'node:path';
 import { BoundedZip, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from '../archive/zip-reader.js';
+import { EpubPathError, readPackageLayout } from '../ingest/epub-package.js';
 import type { ContentStorage } from '../storage/storage.js';
 
 const KEEP = 8;
 
 interface OpenPackage {
   zip: BoundedZip;
-  /** Folder of the package document inside the zip ('' at the root). */
+  /** The package root inside the zip ('' at the zip's root), see epub-package.ts. */
   root: string;
 }
 
@@ -55,9 +56,13 @@ export class PackageFiles {
   private async load(epubKey: string, size: number): Promise<OpenPackage | null> {
     const source = { size, stream: (start: number, end: number) => this.storage.stream(epubKey, { start, end }) };
     const zip = await BoundedZip.fromSource(source, this.limits, { label: 'the EPUB' });
-    const container = (await zip.readXml('META-INF/container.xml'))?.toString('utf8') ?? '';
-    const opfPath = /full-path\s*=\s*"([^"]+)"/.exec(container)?.[1] ?? '';
-    const root = posix.dirname(opfPath);
-    return { zip, root: root === '.' ? '' : root };
+    // The same root the ingest named the chapters from; a package whose container or package document
+    // does not parse serves nothing (it was refused at ingest).
+    const layout = await readPackageLayout(async (path) => (await zip.readXml(path))?.toString('utf8')).catch((error: unknown) => {
+      if (error instanceof EpubPathError) return null;
+      throw error;
+    });
+    if (!layout) zip.close();
+    return layout ? { zip, root: layout.root } : null;
   }
 }

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { EpubPathError, nameInPackage, packageDocumentPath, packageRoot, resolveHref } from './epub-package.js';
+
+describe('EPUB package paths', () => {
+  it('when an href is resolved, then it is decoded once, its fragment and query cut off, and ../ kept inside the archive', () => {
+    expect(resolveHref('OEBPS', 'text/chapter%20one.xhtml#p1')).toEqual({ path: 'OEBPS/text/chapter one.xhtml', fragment: 'p1' });
+    expect(resolveHref('OEBPS', 'text/100%2525.xhtml')).toEqual({ path: 'OEBPS/text/100%25.xhtml', fragment: '' });
+    expect(resolveHref('OEBPS/package', '../text/./ch1.xhtml?x=1')).toEqual({ path: 'OEBPS/text/ch1.xhtml', fragment: '' });
+    expect(resolveHref('OEBPS', '../../ch1.xhtml')).toBeNull();
+    expect(resolveHref('OEBPS', 'https://example.com/a.css')).toBeNull();
+    expect(resolveHref('OEBPS', '//example.com/a.css')).toBeNull();
+    expect(resolveHref('OEBPS', '50%off.xhtml')?.path).toBe('OEBPS/50%off.xhtml');
+  });
+
+  it('when container.xml is quoted either way, then the package document is found', () => {
+    const single =
+      "<container xmlns='urn:oasis:names:tc:opendocument:xmlns:container'><rootfiles><rootfile full-path='a%20b/p.opf' media-type='application/oebps-package+xml'/></rootfiles></container>";
+    expect(packageDocumentPath(single)).toBe('a b/p.opf');
+    expect(() => packageDocumentPath('<container><rootfiles/></container>')).toThrow(EpubPathError);
+    expect(() => packageDocumentPath('<container')).toThrow(/not well-formed/);
+  });
+
+  it('when items sit above the package document, then the root is their common folder and names have no ..', () => {
+    expect(packageRoot('OEBPS/content.opf', ['OEBPS/text/a.xhtml', 'OEBPS/b.css'])).toBe('OEBPS');
+    expect(packageRoot('EPUB/package/content.opf', ['EPUB/text/a.xhtml', 'EPUB/package/nav.xhtml'])).toBe('EPUB');
+    expect(packageRoot('content.opf', ['a.xhtml'])).toBe('');
+    expect(nameInPackage('EPUB', 'EPUB/text/a.xhtml')).toBe('text/a.xhtml');
+    expect(nameInPackage('', 'text/a.xhtml')).toBe('text/a.xhtml');
+  });
+});

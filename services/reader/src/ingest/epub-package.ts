@@ -1,0 +1,149 @@
+// Where an EPUB's files are, the one rule the ingest, the package path of the
+// media server and the preview builder share. container.xml and the package
+// document are parsed as XML (whatever their quoting), every href is resolved
+// against the folder of the document that holds it with URL semantics (a
+// fragment or query cut off, percent-decoded once, `../` allowed while it stays
+// inside the archive), and every file gets one canonical name: its path relative
+// to the package root, the deepest folder holding the package document and all
+// of its manifest items. For the usual package (items at or under the package
+// document's folder) that root is the package document's folder, so names are
+// the hrefs readers resolve against the package document; a package document
+// in a nested folder that links `../text/ch1.xhtml` gets a higher root, so that
+// no name needs `..` (which URLs collapse and the media path refuses).
+import { posix } from 'node:path';
+import { DOMParser } from '@xmldom/xmldom';
+
+export class EpubPathError extends Error {
+  override readonly name = 'EpubPathError';
+}
+
+type XmlElement = {
+  getAttribute(name: string): string | null;
+  getElementsByTagNameNS(namespace: string, name: string): ArrayLike<XmlElement>;
+};
+
+function parse(source: string, what: string): XmlElement {
+  const errors: string[] = [];
+  let document: { documentElement: XmlElement | null };
+  try {
+    document = new DOMParser({
+      onError: (level: string, message: string) => {
+        if (level !== 'warning') errors.push(message);
+      },
+    }).parseFromString(source, 'text/xml') as unknown as { documentElement: XmlElement | null };
+  } catch (error) {
+    // xmldom throws on a fatal error (an unclosed tag).
+    errors.push((error as Error).message);
+    document = { documentElement: null };
+  }
+  if (!document.documentElement || errors.length) throw new EpubPathError(`${what} is not well-formed XML${errors[0] ? `: ${errors[0]}` : ''}`);
+  return document.documentElement;
+}
+
+/** The zip path of the package document that container.xml names (the first OPF rootfile). */
+export function packageDocumentPath(containerXml: string): string {
+  const rootfiles = Array.from(parse(containerXml, 'container.xml').getElementsByTagNameNS('*', 'rootfile'));
+  const rootfile =
+    rootfiles.find((element) => (element.getAttribute('media-type') ?? 'application/oebps-package+xml').trim() === 'application/oebps-package+xml') ??
+    rootfiles[0];
+  const fullPath = rootfile?.getAttribute('full-path')?.trim();
+  if (!fullPath) throw new EpubPathError('container.xml names no package document');
+  // full-path is a path from the container's root, not relative to META-INF.
+  const resolved = resolveHref('', fullPath.replace(/^\/+/, ''));
+  if (!resolved || !resolved.path) throw new EpubPathError(`container.xml names a package document outside the archive: ${fullPath}`);
+  return resolved.path;
+}
+
+/**
+ * `href` resolved against `fromDir` (a folder inside the zip, '' at its root): the zip path and the
+ * fragment, or null for an absolute URL (another scheme, `//host`) or a path that leaves the archive.
+ */
+export function resolveHref(fromDir: string, href: string): { path: string; fragment: string } | null {
+  const hash = href.indexOf('#');
+  const fragment = hash === -1 ? '' : href.slice(hash + 1);
+  let file = hash === -1 ? href : href.slice(0, hash);
+  const query = file.indexOf('?');
+  if (query !== -1) file = file.slice(0, query);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(file) || file.startsWith('//')) return null;
+  const segments = file.startsWith('/') ? [] : fromDir.split('/').filter(Boolean);
+  for (const raw of file.split('/')) {
+    let segment = raw;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      // a stray `%`: the name as written
+    }
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (segments.length === 0) return null;
+      segments.pop();
+    } else segments.push(segment);
+  }
+  // A reference to the folder itself (`#note` alone) stays in the document's folder.
+  return { path: segments.join('/'), fragment };
+}
+
+export function folderOf(path: string): string {
+  const folder = posix.dirname(path);
+  return folder === '.' ? '' : folder;
+}
+
+/** The package root: the deepest folder holding the package document and every manifest item. */
+export function packageRoot(opfPath: string, itemPaths: Iterable<string>): string {
+  let root = folderOf(opfPath).split('/').filter(Boolean);
+  for (const path of itemPaths) {
+    const folder = folderOf(path).split('/').filter(Boolean);
+    let common = 0;
+    while (common < root.length && common < folder.length && root[common] === folder[common]) common += 1;
+    root = root.slice(0, common);
+  }
+  return root.join('/');
+}
+
+/** A zip path's canonical name: relative to the package root. */
+export function nameInPackage(root: string, path: string): string {
+  return root && path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
+}
+
+export interface PackageLayout {
+  opfPath: string;
+  opfSource: string;
+  /** The package root inside the zip ('' at the zip's root). */
+  root: string;
+  /** Manifest items by id, with their zip paths (null for an item outside the archive). */
+  items: Map<string, { href: string; path: string | null; mediaType: string; properties: string }>;
+  /** The package's unique identifier (what font obfuscation keys on), '' when it names none. */
+  uniqueIdentifier: string;
+}
+
+/** Reads container.xml and the package document's manifest through `readText` (the bounded archive reader). */
+export async function readPackageLayout(readText: (path: string) => Promise<string | null | undefined>): Promise<PackageLayout> {
+  const container = await readText('META-INF/container.xml');
+  if (container == null) throw new EpubPathError('the EPUB has no META-INF/container.xml');
+  const opfPath = packageDocumentPath(container);
+  const opfSource = await readText(opfPath);
+  if (opfSource == null) throw new EpubPathError(`the EPUB has no ${opfPath}, the package document container.xml names`);
+  const opf = parse(opfSource, opfPath);
+  const opfDir = folderOf(opfPath);
+  const items: PackageLayout['items'] = new Map();
+  for (const item of Array.from(opf.getElementsByTagNameNS('*', 'item'))) {
+    const id = item.getAttribute('id');
+    const href = item.getAttribute('href');
+    if (!id || !href) continue;
+    items.set(id, {
+      href,
+      path: resolveHref(opfDir, href)?.path || null,
+      mediaType: item.getAttribute('media-type') ?? '',
+      properties: item.getAttribute('properties') ?? '',
+    });
+  }
+  const inside = [...items.values()].flatMap((item) => (item.path ? [item.path] : []));
+  const uniqueId = opf.getAttribute('unique-identifier');
+  const identifiers = Array.from(opf.getElementsByTagNameNS('*', 'identifier'));
+  const identifier = identifiers.find((element) => uniqueId && element.getAttribute('id') === uniqueId) ?? identifiers[0];
+  const uniqueIdentifier = ((identifier as unknown as { textContent?: string | null } | undefined)?.textContent ?? '').replace(
+    /[\u0020\u0009\u000d\u000a]/g,
+    '',
+  );
+  return { opfPath, opfSource, root: packageRoot(opfPath, inside), items, uniqueIdentifier };
+}

@@ -1,0 +1,29 @@
+# Rewrites an EPUB made by another tool (pandoc) into the shapes other tools
+# produce, with Python's zipfile (independent of the reader's own zip code):
+#   python3 rewrite-zip.py <source> <target>  < {"rename": {old: new}, "edit": {name: [[from, to], ...]}, "put": {name: text}}
+# Renames apply to the entry names, edits (plain text replacements) to the
+# renamed entries; `mimetype` stays first and stored, as the OCF container asks.
+import json
+import sys
+import zipfile
+
+source, target = sys.argv[1], sys.argv[2]
+spec = json.load(sys.stdin)
+rename, edit, put = spec.get("rename", {}), spec.get("edit", {}), spec.get("put", {})
+with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w") as zout:
+    names = zin.namelist()
+    order = ["mimetype"] + [n for n in names if n != "mimetype"]
+    for name in order:
+        data = zin.read(name)
+        new_name = rename.get(name, name)
+        for old, new in edit.get(new_name, []):
+            text = data.decode("utf-8")
+            if old not in text:
+                sys.exit(f"{new_name} has no {old!r}")
+            data = text.replace(old, new).encode("utf-8")
+        if new_name in put:
+            data = put.pop(new_name).encode("utf-8")
+        method = zipfile.ZIP_STORED if new_name == "mimetype" else zipfile.ZIP_DEFLATED
+        zout.writestr(zipfile.ZipInfo(new_name), data, compress_type=method)
+    for new_name, text in put.items():
+        zout.writestr(zipfile.ZipInfo(new_name), text.encode("utf-8"), compress_type=zipfile.ZIP_DEFLATED)
