@@ -53,6 +53,7 @@ describe('OPDS progression', () => {
       userId: USERS.ana,
       issueId: 1001,
       location: { epub: { chapterHref: spine[0]!.href, cfi: 'epubcfi(/6/2!/4/8)' } },
+      expected: undefined,
     });
     const mapped = (await stack.client.getProgression({ tenantId: 1, userId: USERS.ana, issueId: 1001 })).progression!;
     expect(mapped).toMatchObject({ deviceId: 'urn:folio:api', deviceName: 'Folio', progression: 0, references: [spine[0]!.href] });
