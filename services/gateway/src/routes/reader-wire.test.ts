@@ -1,0 +1,55 @@
+import { reader } from '@folio/proto';
+import { describe, expect, it } from 'vitest';
+import { POSITION_LIST_MEDIA_TYPE, positionListToWire, publicationToWire, WEBPUB_MEDIA_TYPE } from './reader-wire.js';
+
+const publication = (preview: boolean): reader.Publication => ({
+  type: reader.PublicationType.PUBLICATION_TYPE_EPUB,
+  preview,
+  identifier: 'urn:folio:1:1001',
+  title: 'Atlas',
+  language: 'en',
+  authors: [],
+  publisher: undefined,
+  published: undefined,
+  description: undefined,
+  numberOfPages: undefined,
+  duration: undefined,
+  readingOrder: [],
+  resources: [],
+  toc: [],
+  links: [{ href: 'https://media/book.epub', type: 'application/epub+zip', title: undefined, rel: ['alternate'], children: [] }],
+  signedAt: 1796300000,
+});
+
+describe('publicationToWire (Readium manifest links)', () => {
+  it('when a preview manifest is rendered, then self has no query and the positions link names the preview and the signing time', () => {
+    const links = publicationToWire(publication(true), 'http://127.0.0.1:8080', 1001).links;
+    expect(links).toEqual([
+      { rel: ['self'], href: 'http://127.0.0.1:8080/api/v2/reader/1001/manifest', type: WEBPUB_MEDIA_TYPE },
+      { href: 'http://127.0.0.1:8080/api/v2/reader/1001/positions?signed_at=1796300000&preview=true', type: POSITION_LIST_MEDIA_TYPE },
+      { href: 'https://media/book.epub', type: 'application/epub+zip', rel: ['alternate'] },
+    ]);
+  });
+
+  it('when the full manifest is rendered, then its positions link has only the signing time', () => {
+    expect(publicationToWire(publication(false), 'http://h', 7).links[1]!.href).toBe('http://h/api/v2/reader/7/positions?signed_at=1796300000');
+  });
+});
+
+describe('positionListToWire', () => {
+  it('when locators come back, then total counts them and only audio positions carry fragments', () => {
+    const wire = positionListToWire({
+      positions: [
+        { href: 'a', type: 'audio/mpeg', title: 'One', position: 1, progression: 0, totalProgression: 0, fragments: ['t=0'] },
+        { href: 'b', type: 'image/png', title: undefined, position: 2, progression: 0, totalProgression: 0.5, fragments: [] },
+      ],
+    });
+    expect(wire).toEqual({
+      total: 2,
+      positions: [
+        { href: 'a', type: 'audio/mpeg', title: 'One', locations: { position: 1, progression: 0, totalProgression: 0, fragments: ['t=0'] } },
+        { href: 'b', type: 'image/png', locations: { position: 2, progression: 0, totalProgression: 0.5 } },
+      ],
+    });
+  });
+});
