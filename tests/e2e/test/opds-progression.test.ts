@@ -87,11 +87,19 @@ describe('OPDS Progression 1.0 (running stack)', () => {
     const shelf = await api('GET', '/opds/v2/shelf', { headers: { host: NORTHWIND, accept: 'application/opds+json' }, token: ana.access_token });
     expect(shelf.status, shelf.text).toBe(200);
     expect(schemaErrors(SCHEMA.opdsFeed, shelf.body)).toEqual([]);
-    const publications = shelf.body.publications as { metadata: { identifier: string }; links: { rel?: string; href: string; type?: string }[] }[];
+    const publications = shelf.body.publications as {
+      metadata: { identifier: string };
+      links: { rel?: string; href: string; type?: string; properties?: object }[];
+    }[];
     expect(publications.length).toBeGreaterThan(0);
     for (const publication of publications) {
       const id = publication.metadata.identifier.split(':').at(-1);
-      expect(publication.links).toContainEqual({ rel: REL_PROGRESSION, type: PROGRESSION, href: `http://${NORTHWIND}/opds/v2/publications/${id}/progression` });
+      expect(publication.links).toContainEqual({
+        rel: REL_PROGRESSION,
+        type: PROGRESSION,
+        href: `http://${NORTHWIND}/opds/v2/publications/${id}/progression`,
+        properties: { authenticate: { href: `http://${NORTHWIND}/opds/v2/authentication`, type: 'application/opds-authentication+json' } },
+      });
     }
     // OPDS 1.2 too (the draft's discovery covers both): an Atom link per entry.
     const atom = await api('GET', '/opds/v1.2/shelf', { headers: { host: NORTHWIND }, token: ana.access_token });

@@ -18,6 +18,8 @@ export interface Opds2Link {
     numberOfItems?: number;
     price?: { currency: string; value: number };
     indirectAcquisition?: { type: string }[];
+    /** Where to sign in before following the link (the OPDS Progression draft's hint). */
+    authenticate?: { href: string; type: string };
   };
 }
 
@@ -100,7 +102,11 @@ export function opds2Publication(entry: PublicationEntry): Opds2Publication {
       },
     }),
   }));
-  if (entry.progressionHref) links.push({ rel: REL.progression, href: entry.progressionHref, type: MEDIA_TYPE.opdsProgression });
+  if (entry.progressionHref) {
+    // The draft asks for an `authenticate` hint where the service needs sign-in: the store's Authentication for OPDS document.
+    const authenticate = { href: new URL('/opds/v2/authentication', entry.progressionHref).href, type: MEDIA_TYPE.opdsAuthentication };
+    links.push({ rel: REL.progression, href: entry.progressionHref, type: MEDIA_TYPE.opdsProgression, properties: { authenticate } });
+  }
   const images = coverImagesOf(entry.coverUrl);
   const hasRaster = images.some((image) => image.type !== 'image/svg+xml');
   if (!hasRaster) for (const image of images) links.push({ rel: REL.image, href: image.href, type: image.type });
@@ -130,6 +136,7 @@ export function opds2Feed(storeUrl: string, feed: Feed): Opds2Feed {
     { rel: REL.shelf, href: href({ to: 'shelf' }), type: MEDIA_TYPE.opds2 },
   ];
   if (feed.searchable) links.push({ rel: 'search', href: `${storeUrl}/opds/v2/search{?query}`, type: MEDIA_TYPE.opds2, templated: true });
+  if (feed.anonymous) links.push({ rel: REL.authDocument, href: `${storeUrl}/opds/v2/authentication`, type: MEDIA_TYPE.opdsAuthentication });
   const paging = feed.paging;
   if (paging?.first) links.push({ rel: 'first', href: href(paging.first), type: MEDIA_TYPE.opds2 });
   if (paging?.previous) links.push({ rel: 'previous', href: href(paging.previous), type: MEDIA_TYPE.opds2 });
