@@ -4,17 +4,44 @@
 // Reads MONGO_URL, READER_STORAGE_DIR, PDF_PAGE_WIDTH and the archive and ingest bounds
 // (ARCHIVE_*, INGEST_DEADLINE_SECONDS, PDF_TOOL_TIMEOUT_SECONDS) like the service. A file
 // that cannot be read safely fails with the reason and exit status 1, nothing stored.
+import { open } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { connectMongo } from '@folio/mongo';
 import { archiveLimitsOf, loadReaderConfig } from './config.js';
 import { openReaderStore } from './data/repositories.js';
+import { audioContainerOf } from './ingest/audio.js';
 import { ingestIssue } from './ingest/ingest.js';
 import { TextIndexStore } from './search/index-store.js';
 import { LocalDiskStorage } from './storage/local-disk.js';
 
-const TYPES: Record<string, 'epub' | 'pdf' | 'audio'> = { '.epub': 'epub', '.pdf': 'pdf', '.mp3': 'audio', '.m4a': 'audio', '.ogg': 'audio' };
+const TYPES: Record<string, 'epub' | 'pdf' | 'audio'> = {
+  '.epub': 'epub',
+  '.pdf': 'pdf',
+  '.mp3': 'audio',
+  '.m4a': 'audio',
+  '.m4b': 'audio',
+  '.mp4': 'audio',
+  '.ogg': 'audio',
+  '.oga': 'audio',
+  '.opus': 'audio',
+};
+
+/** The content type from the file's first bytes, for a name that does not tell (audio is checked by content again). */
+async function sniffType(file: string): Promise<'epub' | 'pdf' | 'audio' | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(64);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const bytes = head.subarray(0, bytesRead);
+    if (bytes.toString('latin1', 0, 5) === '%PDF-') return 'pdf';
+    if (bytes.toString('latin1', 0, 4) === 'PK\x03\x04' && bytes.includes('application/epub+zip')) return 'epub';
+    return audioContainerOf(bytes) ? 'audio' : undefined;
+  } finally {
+    await handle.close();
+  }
+}
 const USAGE = 'usage: node dist/ingest.js <file...> --tenant <id> --issue <id> [--type epub|pdf|audio] [--title <title>] [--author <author>]';
 
 async function main(): Promise<void> {
@@ -36,7 +63,8 @@ async function main(): Promise<void> {
   const tenantId = Number(values.tenant);
   const issueId = Number(values.issue);
   if (positionals.length === 0 || !Number.isInteger(tenantId) || tenantId < 1 || !Number.isInteger(issueId) || issueId < 1) throw new Error(USAGE);
-  const type = (values.type as 'epub' | 'pdf' | 'audio' | undefined) ?? TYPES[extname(positionals[0]!).toLowerCase()];
+  const type =
+    (values.type as 'epub' | 'pdf' | 'audio' | undefined) ?? TYPES[extname(positionals[0]!).toLowerCase()] ?? (await sniffType(resolve(positionals[0]!)));
   if (!type || !['epub', 'pdf', 'audio'].includes(type)) throw new Error(`cannot tell the content type of ${positionals[0]}; pass --type`);
 
   const config = loadReaderConfig();

@@ -29,7 +29,8 @@ export interface PdfManifest {
 
 export interface AudioManifest {
   /** `duration` in seconds (fractional, as read from the file). */
-  tracks: { title: string; key: string; duration: number; size: number }[];
+  /** `chapters` (start in seconds) as the file marks them (ID3 CHAP, MP4 chapters), absent when it marks none. */
+  tracks: { title: string; key: string; duration: number; size: number; chapters?: { title: string; start: number }[] }[];
 }
 
 /** What reader knows of an issue's content: its files, structure and text index. */

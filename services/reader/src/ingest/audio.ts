@@ -1,7 +1,18 @@
 // Reads audio tracks with music-metadata: the real duration from the stream
-// (MPEG frames are counted when the header does not say), the title tag.
+// (MPEG frames are counted when the header does not say), the title tag, and
+// the chapters (MP3 ID3 CHAP frames through music-metadata; MP4 Nero `chpl`
+// chapters read here, since music-metadata finds MP4 chapter tracks only when
+// the movie header comes before the media data). The container is told by
+// content, never by the file name: an MP4 by its `ftyp` box whatever its brand
+// (`M4A `, `M4B `, `isom`, `mp42`), an Ogg stream (Vorbis, Opus) by `OggS`.
 import { parseBuffer } from 'music-metadata';
 import { InvalidContentError } from './epub.js';
+
+export interface AudioChapter {
+  title: string;
+  /** Seconds from the track's start. */
+  start: number;
+}
 
 export interface AudioTrackExtract {
   title: string | null;
@@ -10,32 +21,99 @@ export interface AudioTrackExtract {
   /** Seconds, fractional. */
   duration: number;
   mimeType: string;
+  /** The stored file's extension: one per container (M4B is stored as m4a, Opus as ogg), as media types are served. */
   extension: string;
+  chapters: AudioChapter[];
 }
 
-const FORMATS: Record<string, { mimeType: string; extension: string }> = {
-  MPEG: { mimeType: 'audio/mpeg', extension: 'mp3' },
-  'MPEG-4': { mimeType: 'audio/mp4', extension: 'm4a' },
-  Ogg: { mimeType: 'audio/ogg', extension: 'ogg' },
+type Container = 'mp4' | 'ogg' | 'mpeg';
+
+const FORMATS: Record<Container, { mimeType: string; extension: string }> = {
+  mpeg: { mimeType: 'audio/mpeg', extension: 'mp3' },
+  mp4: { mimeType: 'audio/mp4', extension: 'm4a' },
+  ogg: { mimeType: 'audio/ogg', extension: 'ogg' },
 };
 
+/** The audio container from the file's first bytes, null when it is none of MP4, Ogg or MPEG audio. */
+export function audioContainerOf(head: Buffer): Container | null {
+  if (head.length >= 8 && head.toString('latin1', 4, 8) === 'ftyp') return 'mp4';
+  if (head.toString('latin1', 0, 4) === 'OggS') return 'ogg';
+  if (head.toString('latin1', 0, 3) === 'ID3') return 'mpeg';
+  // An MPEG audio frame header: 11 sync bits, a layer other than the reserved 00.
+  if (head.length >= 2 && head[0] === 0xff && (head[1]! & 0xe0) === 0xe0 && (head[1]! & 0x06) !== 0) return 'mpeg';
+  return null;
+}
+
 export async function readAudioTrack(data: Buffer, fileName: string): Promise<AudioTrackExtract> {
+  const container = audioContainerOf(data.subarray(0, 16));
+  if (!container) throw new InvalidContentError(`${fileName} is not MP3, MP4 (M4A, M4B) or Ogg (Vorbis, Opus) audio`);
+  const parse = (includeChapters: boolean) =>
+    parseBuffer(data, { mimeType: FORMATS[container].mimeType, size: data.length }, { duration: true, skipCovers: true, includeChapters });
   let metadata;
   try {
-    metadata = await parseBuffer(data, { path: fileName }, { duration: true, skipCovers: true });
+    // music-metadata's MP4 chapter-track reader fails on some valid files (the movie header first):
+    // the file is read again without it, and its Nero chapters are read here.
+    metadata = await parse(true).catch(() => parse(false));
   } catch (error) {
     throw new InvalidContentError(`${fileName} is not a readable audio file: ${(error as Error).message}`);
   }
   const duration = metadata.format.duration;
   if (!duration || !Number.isFinite(duration) || duration <= 0) throw new InvalidContentError(`${fileName} has no duration`);
-  const container = metadata.format.container ?? '';
-  const format = FORMATS[container] ?? (container.startsWith('MPEG') ? FORMATS.MPEG : undefined);
-  if (!format) throw new InvalidContentError(`${fileName}: unsupported audio container ${container || 'unknown'}`);
+  if (!metadata.format.codec && !metadata.format.numberOfChannels) throw new InvalidContentError(`${fileName} has no audio stream`);
+  const fromParser = (metadata.format.chapters ?? []).map((chapter) => ({
+    title: chapter.title,
+    start: chapter.timeScale ? chapter.start / chapter.timeScale : chapter.start,
+  }));
+  const chapters = (container === 'mp4' && fromParser.length === 0 ? mp4NeroChapters(data) : fromParser)
+    .filter((chapter) => Number.isFinite(chapter.start) && chapter.start >= 0 && chapter.start < duration)
+    .sort((a, b) => a.start - b.start);
   return {
     title: metadata.common.title ?? null,
     album: metadata.common.album ?? null,
     artist: metadata.common.artist ?? null,
     duration,
-    ...format,
+    ...FORMATS[container],
+    chapters,
   };
+}
+
+/** The boxes directly inside `data[start, end)`: type and payload range; stops at a box that does not fit. */
+function boxes(data: Buffer, start: number, end: number): { type: string; start: number; end: number }[] {
+  const found: { type: string; start: number; end: number }[] = [];
+  let offset = start;
+  while (offset + 8 <= end) {
+    let size = data.readUInt32BE(offset);
+    let header = 8;
+    if (size === 1) {
+      if (offset + 16 > end) break;
+      size = Number(data.readBigUInt64BE(offset + 8));
+      header = 16;
+    } else if (size === 0) size = end - offset;
+    if (size < header || offset + size > end) break;
+    found.push({ type: data.toString('latin1', offset + 4, offset + 8), start: offset + header, end: offset + size });
+    offset += size;
+  }
+  return found;
+}
+
+/** Nero chapters (`moov/udta/chpl`, what ffmpeg and most M4B tools write): start in 100 ns units, a UTF-8 title each. */
+function mp4NeroChapters(data: Buffer): AudioChapter[] {
+  const moov = boxes(data, 0, data.length).find((box) => box.type === 'moov');
+  const udta = moov && boxes(data, moov.start, moov.end).find((box) => box.type === 'udta');
+  const chpl = udta && boxes(data, udta.start, udta.end).find((box) => box.type === 'chpl');
+  if (!chpl) return [];
+  const version = data[chpl.start]!;
+  let offset = chpl.start + 4 + (version === 1 ? 4 : 0);
+  if (offset >= chpl.end) return [];
+  const count = data[offset]!;
+  offset += 1;
+  const chapters: AudioChapter[] = [];
+  for (let i = 0; i < count && offset + 9 <= chpl.end; i++) {
+    const start = Number(data.readBigUInt64BE(offset)) / 10_000_000;
+    const length = data[offset + 8]!;
+    if (offset + 9 + length > chpl.end) break;
+    chapters.push({ title: data.toString('utf8', offset + 9, offset + 9 + length), start });
+    offset += 9 + length;
+  }
+  return chapters;
 }

@@ -187,7 +187,13 @@ async function ingestWithin(deps: IngestDeps, input: IngestInput, bounds: Ingest
       input.author ??= track.artist;
       const key = keys.track(tenantId, issueId, i + 1, track.extension);
       writes.push([key, data]);
-      tracks.push({ title: input.trackTitles?.[i] ?? track.title ?? basename(file).replace(/\.[^.]+$/, ''), key, duration: track.duration, size: data.length });
+      tracks.push({
+        title: input.trackTitles?.[i] ?? track.title ?? basename(file).replace(/\.[^.]+$/, ''),
+        key,
+        duration: track.duration,
+        size: data.length,
+        ...(track.chapters.length > 0 && { chapters: track.chapters }),
+      });
     }
     manifest = {
       ...base,
