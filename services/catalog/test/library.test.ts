@@ -280,3 +280,50 @@ describe('library filter', () => {
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { fieldErrors: { per_page: expect.any(Array) } } });
   });
 });
+
+// What OPDS feeds ask for: only what an e-reader can acquire (files_only), counted as listed, and a
+// visitor (user 0) for a store whose catalog is public.
+describe('storefront listings for e-readers', () => {
+  let t: TestCatalog;
+
+  beforeAll(async () => {
+    t = await startTestCatalog();
+  });
+  afterAll(() => t?.stop());
+
+  const latest = { ...base, tenantId: 1, scope: SCOPE_ALL, filterName: 'section', filterValue: 'latest_issues' };
+
+  it('when files_only is asked, then physical and pay-per-use issues are left out before paging, and the total counts the rest', async () => {
+    const request = { ...latest, userId: ANA, perPage: 3, filesOnly: true };
+    const pages = [await t.client.filterLibrary(request), await t.client.filterLibrary({ ...request, page: 2 })];
+    // 1005 is physical and 1008 pay-per-use (neither readable nor buyable): 7 acquirable, 5 for an e-reader.
+    expect(pages.flatMap((page) => idsOf(page.section))).toEqual([1009, 1002, 1001, 1003, 1006]);
+    expect(pages.map((page) => page.section!.meta)).toEqual([
+      { currentPage: 1, from: 1, to: 3, lastPage: 2, perPage: 3, total: 5 },
+      { currentPage: 2, from: 4, to: 5, lastPage: 2, perPage: 3, total: 5 },
+    ]);
+  });
+
+  it('when a store search asks for files only, then the total is what its pages list', async () => {
+    const search = { tenantId: 1, userId: ANA, query: 'lighthouse', page: 1, scope: SCOPE_ALL, lang: '' };
+    const all = await t.client.searchStore(search);
+    const files = await t.client.searchStore({ ...search, filesOnly: true });
+    expect(idsOf(all.section)).toEqual(expect.arrayContaining([1001, 1005]));
+    expect(idsOf(files.section)).toEqual([1001]);
+    expect(files.section!.meta).toMatchObject({ total: 1, lastPage: 1 });
+  });
+
+  it('when user 0 lists the storefront, then it is a visitor: free issues readable, the rest for sale, nothing owned', async () => {
+    const { section } = await t.client.filterLibrary({ ...latest, userId: 0, perPage: 20, filesOnly: true });
+    const item = (id: number) => section!.data.find((candidate) => candidate.id === id)?.commerce;
+    expect(item(1003)).toMatchObject({ canBeRead: true, accessReason: 'free' });
+    expect(item(1001)).toMatchObject({ canBeRead: false, canBeBought: true, purchaseLink: 'http://northwind.localhost:8080/app/purchase/1001' });
+    expect(section!.data.every((candidate) => candidate.commerce!.accessReason !== 'purchased')).toBe(true);
+    const { sections } = await t.client.listLibrarySections({ ...base, tenantId: 1, userId: 0, scope: SCOPE_ALL });
+    expect(sections[0]).toMatchObject({ filterValue: 'continue_reading', data: [] });
+  });
+
+  it('when user 0 asks for what it owns, then it is INVALID_ARGUMENT on user_id', async () => {
+    await expect(t.client.filterLibrary({ ...latest, userId: 0, scope: SCOPE_OWNED })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});

@@ -30,6 +30,11 @@ describe('tenants, users and tenant discovery', () => {
       opdsPublicCatalog: true,
     });
     expect((await t.client.getTenant({ tenantId: 2 })).tenant).toMatchObject({ webOrigins: [], opdsPublicCatalog: false });
+    // The union the gateway answers preflights from: only the tenants that allow some origin.
+    const { tenants } = await t.client.listWebOrigins({});
+    expect(tenants).toContainEqual({ tenantId: 4, webOrigins: ['https://reader.aurora.example', 'http://reader.aurora.localhost:*'] });
+    expect(tenants.map((tenant) => tenant.tenantId)).not.toContain(2);
+    expect(tenants.every((tenant) => tenant.webOrigins.length > 0)).toBe(true);
   });
 
   it('when the overlay names an origin that is not scheme://host[:port|:*], then the seed refuses it', () => {

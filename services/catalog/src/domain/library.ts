@@ -41,6 +41,8 @@ export interface LibraryRequest {
   scope: Scope;
   lang: string;
   appBaseVersion: string;
+  /** Scope all: only what an e-reader can acquire (storefront.ts), counted alike. */
+  filesOnly?: boolean;
 }
 
 export interface FilterRequest extends LibraryRequest {
@@ -137,6 +139,8 @@ export class Library {
         title: sectionTitle('continue_reading', lang),
         order: { positions: true },
         issues: async () => {
+          // A visitor (user 0, scope all) has read nothing.
+          if (userId === 0) return [];
           const { positions } = await reading.list(userId, [tenantId], 1, settings.continueReadingWindow);
           return positions.flatMap((position) => {
             const issue = position.tenantId === tenantId ? catalog?.issue(position.issueId) : undefined;
@@ -168,7 +172,7 @@ export class Library {
     const { access, storefront, settings, view } = this.deps;
     if (request.scope === 'all') {
       const candidates = lists.map((list) => list.slice(0, settings.candidateLimit));
-      return (await storefront.acquirable(request.tenantId, request.userId, lang, candidates)).map(listedAs);
+      return (await storefront.acquirable(request.tenantId, request.userId, lang, candidates, { filesOnly: request.filesOnly === true })).map(listedAs);
     }
     const content = await access.accessible([request.tenantId], request.userId);
     const catalog = view.tenant(request.tenantId);

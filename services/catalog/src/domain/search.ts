@@ -38,6 +38,8 @@ export interface StoreSearchRequest {
   page: number;
   scope: Scope;
   lang: string;
+  /** Scope all: only what an e-reader can acquire (storefront.ts), counted alike. */
+  filesOnly?: boolean;
 }
 
 export interface GlobalSearchRequest {
@@ -76,7 +78,7 @@ export class Search {
     } else if (request.scope === 'all') {
       const ranked = rankings.ranked(request.tenantId, tenant.index, terms, prefixLast(terms), () => tenant.recencyOrder());
       const candidates = ranked.slice(0, candidateLimit).map((hit) => hit.doc);
-      const [acquirable] = await storefront.acquirable(request.tenantId, request.userId, lang, [candidates]);
+      const [acquirable] = await storefront.acquirable(request.tenantId, request.userId, lang, [candidates], { filesOnly: request.filesOnly === true });
       total = acquirable!.length;
       items = pageSlice(acquirable!, page, SEARCH_PAGE_SIZE);
     } else {

@@ -2,11 +2,17 @@
 // are individually acquirable (free or with an individual price), each with
 // the commerce fields. Commerce decides all of it; catalog asks once per
 // request for every candidate of the listing and renders the answer.
+// `filesOnly` (OPDS feeds) keeps, of those, the issues an e-reader can
+// acquire now: a file it can open (epub, pdf, audio) that the user can read
+// or buy. Filtering here, before paging, keeps counts equal to what pages list.
 import type { IssueRecord } from './catalog-view.js';
 import type { AccessPort, Offer, TenantSettingsPort } from './ports.js';
 import { fillTemplate, statusLabel, type CommerceView, type Lang, type ListedIssue } from './presentation.js';
 
 export type Scope = 'owned' | 'all';
+
+/** Content types an e-reader acquires as a file. */
+const FILE_TYPES = new Set(['epub', 'pdf', 'audio']);
 
 export class Storefront {
   constructor(
@@ -19,7 +25,13 @@ export class Storefront {
    * Keeps the individually acquirable issues of each ordered list (order
    * kept), with their commerce fields; one commerce call for all the lists.
    */
-  async acquirable(tenantId: number, userId: number, lang: Lang, lists: readonly (readonly IssueRecord[])[]): Promise<ListedIssue[][]> {
+  async acquirable(
+    tenantId: number,
+    userId: number,
+    lang: Lang,
+    lists: readonly (readonly IssueRecord[])[],
+    { filesOnly = false }: { filesOnly?: boolean } = {},
+  ): Promise<ListedIssue[][]> {
     const ids = [...new Set(lists.flatMap((list) => list.map((issue) => issue.id)))];
     if (ids.length === 0) return lists.map(() => []);
     const [offers, tenant] = await Promise.all([this.access.offers(tenantId, userId, ids), this.tenants.get(tenantId)]);
@@ -27,7 +39,9 @@ export class Storefront {
     return lists.map((list) =>
       list.flatMap((issue) => {
         const offer = offers.get(issue.id);
-        return offer?.individuallyAcquirable ? [{ issue, commerce: commerceView(issue, offer, storeUrl, lang) }] : [];
+        if (!offer?.individuallyAcquirable) return [];
+        if (filesOnly && !(FILE_TYPES.has(issue.type) && (offer.reason !== null || offer.canBeBought))) return [];
+        return [{ issue, commerce: commerceView(issue, offer, storeUrl, lang) }];
       }),
     );
   }

@@ -27,6 +27,11 @@ function id(value: number, field: string): number {
   return value;
 }
 
+/** The user of a listing; 0 (a visitor nobody signed in as) is allowed with scope all (anonymous OPDS catalogs). */
+function userOf(value: number, scope: catalog.Scope): number {
+  return value === 0 && scope === catalog.Scope.SCOPE_ALL ? 0 : id(value, 'user_id');
+}
+
 function ids(values: readonly number[], field: string): number[] {
   return values.map((value) => id(value, field));
 }
@@ -52,7 +57,7 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
     async listLibrarySections(request) {
       const result = await app.library.sections({
         tenantId: id(request.tenantId, 'tenant_id'),
-        userId: id(request.userId, 'user_id'),
+        userId: userOf(request.userId, request.scope),
         page: request.page,
         perPage: request.perPage,
         scope: scopeOf(request.scope),
@@ -65,7 +70,7 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
     async filterLibrary(request) {
       const section = await app.library.filter({
         tenantId: id(request.tenantId, 'tenant_id'),
-        userId: id(request.userId, 'user_id'),
+        userId: userOf(request.userId, request.scope),
         filterName: request.filterName,
         filterValue: request.filterValue,
         page: request.page,
@@ -73,6 +78,7 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
         scope: scopeOf(request.scope),
         lang: request.lang,
         appBaseVersion: request.appBaseVersion,
+        filesOnly: request.filesOnly,
       });
       return { section: presenter.section(section) };
     },
@@ -90,11 +96,12 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
     async searchStore(request) {
       const result = await app.search.store({
         tenantId: id(request.tenantId, 'tenant_id'),
-        userId: id(request.userId, 'user_id'),
+        userId: userOf(request.userId, request.scope),
         query: request.query,
         page: request.page,
         scope: scopeOf(request.scope),
         lang: request.lang,
+        filesOnly: request.filesOnly,
       });
       return result.disabled ? { searchDisabled: true, section: undefined } : { searchDisabled: false, section: presenter.section(result.section) };
     },

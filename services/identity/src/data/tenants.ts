@@ -61,6 +61,15 @@ export class TenantRepository implements TenantStore {
     return this.model.find(filter).sort({ member_count: -1, _id: 1 }).skip(offset).limit(limit).lean<TenantDoc[]>().exec();
   }
 
+  async withWebOrigins(): Promise<{ id: number; webOrigins: string[] }[]> {
+    const docs = await this.model
+      .find({ 'web_origins.0': { $exists: true } }, { web_origins: 1 })
+      .sort({ _id: 1 })
+      .lean<Pick<TenantDoc, '_id' | 'web_origins'>[]>()
+      .exec();
+    return docs.map((doc) => ({ id: doc._id, webOrigins: doc.web_origins }));
+  }
+
   async adjustMemberCount(tenantId: number, delta: number): Promise<void> {
     await this.model.updateOne({ _id: tenantId }, { $inc: { member_count: delta } }).exec();
   }

@@ -145,6 +145,8 @@ export interface TenantStore {
   findByDomain(domain: string): Promise<TenantRecord | null>;
   /** One page of the tenants matching the criteria, most members first, then by id. */
   discoverable(criteria: DiscoveryCriteria, offset: number, limit: number): Promise<TenantRecord[]>;
+  /** The tenants that allow any web origin, with those origins, by id. */
+  withWebOrigins(): Promise<{ id: number; webOrigins: string[] }[]>;
 }
 
 /** Which users have an account in which tenants. */

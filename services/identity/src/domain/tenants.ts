@@ -35,6 +35,11 @@ export class TenantDirectory {
     return tenant;
   }
 
+  /** Every tenant's web origins (the gateway's CORS preflights); read from the store, the gateway caches them. */
+  webOrigins(): Promise<{ id: number; webOrigins: string[] }[]> {
+    return this.store.tenants.withWebOrigins();
+  }
+
   async ensureMembership(userId: number, tenantId: number): Promise<boolean> {
     const [user, tenant] = await Promise.all([this.store.users.findById(userId), this.store.tenants.findById(tenantId)]);
     if (!user) throw notFound('User not found.');

@@ -82,6 +82,10 @@ export function identityHandlers(app: UseCases): ServiceHandlers<typeof identity
       return { tenant: toTenant(await app.tenants.resolveDomain(request.domain)) };
     },
 
+    async listWebOrigins() {
+      return { tenants: (await app.tenants.webOrigins()).map(({ id, webOrigins }) => ({ tenantId: id, webOrigins })) };
+    },
+
     async listDiscoverableTenants(request) {
       const page = await app.discovery.list(request);
       return {
