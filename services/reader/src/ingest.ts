@@ -67,6 +67,12 @@ async function main(): Promise<void> {
     (values.type as 'epub' | 'pdf' | 'audio' | undefined) ?? TYPES[extname(positionals[0]!).toLowerCase()] ?? (await sniffType(resolve(positionals[0]!)));
   if (!type || !['epub', 'pdf', 'audio'].includes(type)) throw new Error(`cannot tell the content type of ${positionals[0]}; pass --type`);
 
+  // Interrupted (Ctrl-C, a stopped job): the ingest stops, its poppler runs are killed and its temporary files
+  // removed before the process exits.
+  const interrupted = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => interrupted.abort(new Error(`interrupted (${signal})`)));
+  }
   const config = loadReaderConfig();
   const connection = await connectMongo(config.MONGO_URL);
   try {
@@ -88,6 +94,7 @@ async function main(): Promise<void> {
         ...(values.title ? { title: values.title } : {}),
         ...(values.author ? { author: values.author } : {}),
         pdfPageWidth: config.PDF_PAGE_WIDTH,
+        signal: interrupted.signal,
       },
     );
     const parts = manifest.epub

@@ -49,6 +49,8 @@ export interface IngestInput {
   coverColors?: { primary: string; secondary: string } | null;
   sourceHash?: string | null;
   pdfPageWidth?: number;
+  /** Stops the ingest (the CLI interrupted): like the deadline, child processes are killed and temporary files removed. */
+  signal?: AbortSignal;
 }
 
 export interface IngestReport {
@@ -94,7 +96,7 @@ export async function ingestIssue(deps: IngestDeps, input: IngestInput): Promise
     bounds.deadlineMs,
   );
   try {
-    return await ingestWithin(deps, input, bounds, deadline.signal);
+    return await ingestWithin(deps, input, bounds, input.signal ? AbortSignal.any([deadline.signal, input.signal]) : deadline.signal);
   } finally {
     clearTimeout(timer);
   }
@@ -164,7 +166,7 @@ async function ingestWithin(deps: IngestDeps, input: IngestInput, bounds: Ingest
       ...base,
       type: 'pdf',
       title: input.title ?? pdf.title ?? basename(input.files[0]!),
-      lang: null,
+      lang: pdf.lang,
       text_index_key: null,
       document_hash: partialMd5(data),
       sections: pdf.segments.length,

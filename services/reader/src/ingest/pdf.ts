@@ -1,7 +1,10 @@
 // Reads a PDF with poppler's tools: page count and metadata (pdfinfo), text per
 // page (pdftotext -layout, paragraphs split at blank lines), the outline as the
-// table of contents (pdftohtml -xml), and page images rendered at a fixed width
-// (pdftoppm -png -scale-to-x <width> -scale-to-y -1) with their pixel sizes.
+// table of contents (pdftohtml -xml), the language from the catalog, and page
+// images rendered at a fixed width (pdftoppm -png -scale-to-x <width>
+// -scale-to-y -1) with their pixel sizes; a page of odd shape is bounded by its
+// longer side instead. A PDF with an owner password only (restrictions on
+// copying or printing, no password to open it) reads like any other.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +26,8 @@ export interface PdfPage {
 export interface PdfExtract {
   title: string | null;
   author: string | null;
+  /** The catalog's /Lang (BCP 47), null when the PDF names none or keeps its catalog compressed. */
+  lang: string | null;
   pages: PdfPage[];
   toc: { title: string; page: number }[];
   segments: TextSegment[];
@@ -56,9 +61,14 @@ async function readWith(path: string, options: ReadPdfOptions, tool: ToolOptions
       throw new InvalidContentError(`not a readable PDF: ${error.message}`);
     })
   ).toString('utf8');
-  const field = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'm').exec(info)?.[1]?.trim() || null;
+  const fields = infoFields(info);
+  const field = (name: string) => fields.get(name) || null;
   const pageCount = Number(field('Pages') ?? '0');
   if (!Number.isInteger(pageCount) || pageCount < 1) throw new InvalidContentError('the PDF has no pages');
+  const sizes = pageSizes(
+    (await run('pdfinfo', ['-f', '1', '-l', String(pageCount), path], { ...tool, maxOutputBytes: 256 * 1024 * 1024 })).toString('utf8'),
+    pageCount,
+  );
 
   const texts = (await run('pdftotext', ['-layout', '-enc', 'UTF-8', path, '-'], tool)).toString('utf8').split('\f').slice(0, pageCount);
   while (texts.length < pageCount) texts.push('');
@@ -84,38 +94,111 @@ async function readWith(path: string, options: ReadPdfOptions, tool: ToolOptions
     return paragraphs.join('\n\n');
   });
 
-  const images = await renderPages(path, pageCount, options.pageWidth, options.renderers ?? 2, tool);
+  const images = await renderPages(path, renderSizes(sizes, options.pageWidth), options.renderers ?? 2, tool);
   const pages = images.map((image, index) => {
     const text = pageTexts[index] ?? '';
     return { image, ...pngSize(image), text, words: countWords(text) };
   });
-  return { title: field('Title'), author: field('Author'), pages, toc: await readOutline(path, pageCount, tool), segments };
+  return {
+    title: field('Title'),
+    author: field('Author'),
+    lang: await catalogLang(path),
+    pages,
+    toc: await readOutline(path, pageCount, tool),
+    segments,
+  };
 }
 
-async function renderPages(path: string, pageCount: number, width: number, renderers: number, tool: ToolOptions): Promise<Buffer[]> {
+/** pdfinfo's `Name: value` lines; a blank value stays blank (the next line is never read as its value). */
+export function infoFields(info: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const line of info.split(/\r?\n/)) {
+    const match = /^([A-Za-z][A-Za-z ]*?):[ \t]*(.*)$/.exec(line);
+    if (match && !fields.has(match[1]!)) fields.set(match[1]!, match[2]!.trim());
+  }
+  return fields;
+}
+
+/** Each page's size in points as displayed (pdfinfo -f -l: `Page N size: W x H pts`, `Page N rot: R`). */
+function pageSizes(info: string, pageCount: number): { width: number; height: number }[] {
+  const sizes = Array.from({ length: pageCount }, () => ({ width: 612, height: 792 }));
+  const rotated = new Set<number>();
+  for (const line of info.split(/\r?\n/)) {
+    const size = /^Page\s+(\d+)\s+size:\s*([\d.]+)\s*x\s*([\d.]+)/.exec(line);
+    if (size && Number(size[1]) <= pageCount) sizes[Number(size[1]) - 1] = { width: Number(size[2]), height: Number(size[3]) };
+    const rot = /^Page\s+(\d+)\s+rot:\s*(\d+)/.exec(line);
+    if (rot && Number(rot[2]) % 180 === 90) rotated.add(Number(rot[1]));
+  }
+  return sizes.map((size, index) => (rotated.has(index + 1) ? { width: size.height, height: size.width } : size));
+}
+
+/**
+ * The pixel size each page is rendered at (height -1: of the page's shape): the configured width, unless that would make the page's longer
+ * side longer than MAX_SIDE_FACTOR widths (a strip 3 pt wide and 14,400 pt long), in which case the longer
+ * side is that bound and the other follows the page's shape (at least 1 px). One page image costs at most
+ * `width x MAX_SIDE_FACTOR x width` pixels.
+ */
+export function renderSizes(sizes: { width: number; height: number }[], width: number): { width: number; height: number }[] {
+  const longest = width * MAX_SIDE_FACTOR;
+  return sizes.map((size) => {
+    const w = size.width > 0 ? size.width : 1;
+    const h = size.height > 0 ? size.height : 1;
+    // -1: pdftoppm keeps the page's shape at that width (as for every page of usual shape).
+    if ((width * h) / w <= longest) return { width, height: -1 };
+    return { width: Math.max(1, Math.round((longest * w) / h)), height: longest };
+  });
+}
+
+export const MAX_SIDE_FACTOR = 4;
+
+/** The document's language from its catalog's /Lang, when the catalog is stored uncompressed (else null). */
+async function catalogLang(path: string): Promise<string | null> {
+  const data = (await readFile(path)).toString('latin1');
+  for (const match of data.matchAll(/\/Type\s*\/Catalog\b/g)) {
+    const start = Math.max(data.lastIndexOf(' obj', match.index), 0);
+    const end = data.indexOf('endobj', match.index);
+    const dictionary = data.slice(start, end === -1 ? match.index + 4096 : end);
+    const lang = /\/Lang\s*\(([A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*)\)/.exec(dictionary)?.[1];
+    if (lang) return lang;
+  }
+  return null;
+}
+
+async function renderPages(path: string, sizes: { width: number; height: number }[], renderers: number, tool: ToolOptions): Promise<Buffer[]> {
+  const pageCount = sizes.length;
   const directory = await mkdtemp(join(tmpdir(), 'reader-pdf-'));
   try {
-    // Page ranges rendered in parallel, one pdftoppm each.
-    const parts = Math.max(1, Math.min(renderers, Math.ceil(pageCount / 25)));
-    const size = Math.ceil(pageCount / parts);
-    await Promise.all(
-      Array.from({ length: parts }, (_, part) => {
-        const first = part * size + 1;
-        const last = Math.min(pageCount, first + size - 1);
-        return run(
+    // Runs of pages of one rendered size, at most 25 pages each, rendered `renderers` at a time, one pdftoppm each.
+    const runs: { first: number; last: number; width: number; height: number }[] = [];
+    const chunk = Math.max(25, Math.ceil(pageCount / Math.max(1, renderers)));
+    sizes.forEach((size, index) => {
+      const current = runs.at(-1);
+      if (current && current.width === size.width && current.height === size.height && current.last - current.first + 1 < chunk) current.last = index + 1;
+      else runs.push({ first: index + 1, last: index + 1, ...size });
+    });
+    let next = 0;
+    const worker = async () => {
+      while (next < runs.length) {
+        const part = next++;
+        const { first, last, width, height } = runs[part]!;
+        await run(
           'pdftoppm',
-          ['-png', '-f', String(first), '-l', String(last), '-scale-to-x', String(width), '-scale-to-y', '-1', path, join(directory, `p${part}`)],
+          ['-png', '-f', String(first), '-l', String(last), '-scale-to-x', String(width), '-scale-to-y', String(height), path, join(directory, `p${part}`)],
           tool,
         );
-      }),
-    );
+      }
+    };
+    // Every renderer is waited for, failed or not, so that none writes into the folder after it is removed.
+    const results = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(renderers, runs.length)) }, worker));
+    const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed) throw failed.reason;
     // pdftoppm names files <prefix>-<page>.png, the page zero-padded to the width of the page count.
     const files = (await readdir(directory))
       .map((name) => ({ name, page: Number(/-(\d+)\.png$/.exec(name)?.[1] ?? NaN) }))
       .filter((file) => Number.isInteger(file.page))
       .sort((a, b) => a.page - b.page);
     if (files.length !== pageCount) throw new InvalidContentError(`rendered ${files.length} of ${pageCount} pages`);
-    return Promise.all(files.map((file) => readFile(join(directory, file.name))));
+    return await Promise.all(files.map((file) => readFile(join(directory, file.name))));
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
@@ -124,7 +207,9 @@ async function renderPages(path: string, pageCount: number, width: number, rende
 /** The PDF outline (bookmarks) as `{title, page}`, flattened in document order. */
 async function readOutline(path: string, pageCount: number, tool: ToolOptions): Promise<{ title: string; page: number }[]> {
   // pdftohtml prints the outline after the pages; one page keeps the output small.
-  const xml = (await run('pdftohtml', ['-xml', '-i', '-q', '-stdout', '-f', '1', '-l', '1', path], tool)).toString('utf8');
+  // -nodrm: a PDF with only an owner password (copy or print restricted) opens in every reader; pdftohtml
+  // alone refuses it, and the outline is navigation, not copied text.
+  const xml = (await run('pdftohtml', ['-xml', '-i', '-q', '-nodrm', '-stdout', '-f', '1', '-l', '1', path], tool)).toString('utf8');
   const start = xml.indexOf('<outline');
   if (start === -1) return [];
   const end = xml.lastIndexOf('</outline>');
