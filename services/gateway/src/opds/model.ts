@@ -77,6 +77,8 @@ export interface Feed {
   paging?: Paging;
   /** False when the store has search turned off: no search link. */
   searchable: boolean;
+  /** Browsed without credentials (a public catalog): the feed links the Authentication for OPDS document, so an app can offer to sign in. */
+  anonymous?: boolean;
 }
 
 export const MEDIA_TYPE = {
@@ -88,6 +90,7 @@ export const MEDIA_TYPE = {
   opds2Publication: 'application/opds-publication+json',
   opdsAuthentication: 'application/opds-authentication+json',
   opdsProgression: 'application/opds-progression+json',
+  problem: 'application/problem+json',
   atom: 'application/atom+xml',
   atomNavigation: 'application/atom+xml;profile=opds-catalog;kind=navigation',
   atomAcquisition: 'application/atom+xml;profile=opds-catalog;kind=acquisition',
@@ -115,6 +118,7 @@ export const REL = {
   image: 'http://opds-spec.org/image',
   thumbnail: 'http://opds-spec.org/image/thumbnail',
   shelf: 'http://opds-spec.org/shelf',
+  authDocument: 'http://opds-spec.org/auth/document',
   progression: 'http://opds-spec.org/progression',
 } as const;
 
