@@ -197,6 +197,46 @@ describe('EPUBs from pandoc', () => {
     expect(extract.segments.some((segment) => segment.text.includes('La cuerda azul'))).toBe(true);
   });
 
+  it.each([
+    ['idpf', 'http://www.idpf.org/2008/embedding'],
+    ['adobe', 'http://ns.adobe.com/pdf/enc#RC'],
+  ])('when a font is obfuscated (%s), then the package path serves the font itself', async (algorithm, uri) => {
+    const font = fileURLToPath(import.meta.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'));
+    const withFont = join(directory, `font-${algorithm}.source.epub`);
+    await exec('pandoc', [join(directory, 'book.md'), '-t', 'epub3', `--epub-embed-font=${font}`, '-o', withFont]);
+    const identifier = /<dc:identifier id="epub-id-1">([^<]+)</.exec(await entry(withFont, 'EPUB/content.opf'))![1]!;
+    const encryption =
+      '<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">' +
+      `<enc:EncryptedData><enc:EncryptionMethod Algorithm="${uri}"/><enc:CipherData><enc:CipherReference URI="EPUB/fonts/DejaVuSans.ttf"/></enc:CipherData></enc:EncryptedData></encryption>`;
+    const file = await rewrite(withFont, `font-${algorithm}.epub`, {
+      put: { 'META-INF/encryption.xml': encryption },
+      obfuscate: { names: ['EPUB/fonts/DejaVuSans.ttf'], algorithm, identifier },
+    });
+    const original = await readFile(font);
+    // In the zip, the font's head is scrambled.
+    const digest = async (source: string) =>
+      (
+        await exec('python3', [
+          '-c',
+          'import hashlib, sys, zipfile; print(hashlib.sha256(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2])).hexdigest())',
+          source,
+          'EPUB/fonts/DejaVuSans.ttf',
+        ])
+      ).stdout.trim();
+    expect(await digest(file)).not.toBe(await digest(withFont));
+    await ingestAndRead(file);
+    const served = await packages.read(keys.epub(8, nextIssue - 1), 'fonts/DejaVuSans.ttf');
+    expect(served?.equals(original)).toBe(true);
+  });
+
+  it('when the EPUB is encrypted otherwise (DRM), then ingest refuses it and says so', async () => {
+    const encryption =
+      '<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">' +
+      '<enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/><enc:CipherData><enc:CipherReference URI="EPUB/text/ch001.xhtml"/></enc:CipherData></enc:EncryptedData></encryption>';
+    const file = await rewrite(epub3, 'drm.epub', { put: { 'META-INF/encryption.xml': encryption } });
+    await expect(readEpub(await readFile(file))).rejects.toThrow(/encrypted \(DRM\).*EPUB\/text\/ch001\.xhtml/);
+  });
+
   it('when a manifest href leaves the archive, then ingest refuses it with the item named', async () => {
     const opf = await entry(epub3, 'EPUB/content.opf');
     const file = await rewrite(epub3, 'escape.epub', { put: { 'EPUB/content.opf': opf.replace('href="text/ch001.xhtml"', 'href="../../ch001.xhtml"') } });

@@ -10,6 +10,7 @@
 // the hrefs readers resolve against the package document; a package document
 // in a nested folder that links `../text/ch1.xhtml` gets a higher root, so that
 // no name needs `..` (which URLs collapse and the media path refuses).
+import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { DOMParser } from '@xmldom/xmldom';
 
@@ -146,4 +147,49 @@ export async function readPackageLayout(readText: (path: string) => Promise<stri
     '',
   );
   return { opfPath, opfSource, root: packageRoot(opfPath, inside), items, uniqueIdentifier };
+}
+
+/** Font obfuscation (OCF): the IDPF algorithm keys on the SHA-1 of the unique identifier, Adobe's on its UUID. */
+export const IDPF_OBFUSCATION = 'http://www.idpf.org/2008/embedding';
+export const ADOBE_OBFUSCATION = 'http://ns.adobe.com/pdf/enc#RC';
+
+export interface EncryptionDeclarations {
+  /** Files obfuscated (fonts), by zip path, with their algorithm: served de-obfuscated. */
+  obfuscated: Map<string, string>;
+  /** Files encrypted otherwise (DRM): the package cannot be read. */
+  encrypted: string[];
+}
+
+/** What META-INF/encryption.xml declares; CipherReference URIs are relative to the container's root. */
+export function encryptionDeclarations(encryptionXml: string | null | undefined): EncryptionDeclarations {
+  const declarations: EncryptionDeclarations = { obfuscated: new Map(), encrypted: [] };
+  if (encryptionXml == null) return declarations;
+  const root = parse(encryptionXml, 'META-INF/encryption.xml');
+  for (const data of Array.from(root.getElementsByTagNameNS('*', 'EncryptedData'))) {
+    const algorithm = Array.from(data.getElementsByTagNameNS('*', 'EncryptionMethod'))[0]?.getAttribute('Algorithm')?.trim() ?? '';
+    const uri = Array.from(data.getElementsByTagNameNS('*', 'CipherReference'))[0]?.getAttribute('URI') ?? '';
+    const path = resolveHref('', uri.replace(/^\/+/, ''))?.path;
+    if (!path) continue;
+    if (algorithm === IDPF_OBFUSCATION || algorithm === ADOBE_OBFUSCATION) declarations.obfuscated.set(path, algorithm);
+    else declarations.encrypted.push(path);
+  }
+  return declarations;
+}
+
+/** An obfuscated font's real bytes (the obfuscation is its own inverse): the first 1040 (IDPF) or 1024 (Adobe) bytes XORed with the key. */
+export function deobfuscate(data: Buffer, algorithm: string, uniqueIdentifier: string): Buffer {
+  let key: Buffer;
+  let length: number;
+  if (algorithm === IDPF_OBFUSCATION) {
+    key = createHash('sha1').update(uniqueIdentifier, 'utf8').digest();
+    length = 1040;
+  } else {
+    const hex = uniqueIdentifier.replace(/^urn:uuid:/i, '').replace(/-/g, '');
+    if (!/^[0-9a-f]{32}$/i.test(hex)) return data;
+    key = Buffer.from(hex, 'hex');
+    length = 1024;
+  }
+  const out = Buffer.from(data);
+  for (let i = 0; i < Math.min(length, out.length); i++) out[i] = out[i]! ^ key[i % key.length]!;
+  return out;
 }

@@ -7,7 +7,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import { ArchiveError, BoundedZip, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from '../archive/zip-reader.js';
 import type { TextSegment } from '../search/text-index.js';
 import { countWords } from '../search/text.js';
-import { EpubPathError, folderOf, nameInPackage, readPackageLayout, resolveHref, type PackageLayout } from './epub-package.js';
+import { encryptionDeclarations, EpubPathError, folderOf, nameInPackage, readPackageLayout, resolveHref, type PackageLayout } from './epub-package.js';
 
 export interface EpubChapter {
   /** The document's canonical name: decoded, relative to the package root (see epub-package.ts), as readers resolve spine items. */
@@ -163,6 +163,17 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
     throw error instanceof EpubPathError ? new InvalidContentError(error.message) : error;
   }
   const { opfPath, root } = layout;
+  // Obfuscated fonts are read (the package path serves them de-obfuscated); anything encrypted otherwise is DRM.
+  try {
+    const { encrypted } = encryptionDeclarations(zip.has('META-INF/encryption.xml') ? await readEntry(zip, 'META-INF/encryption.xml') : null);
+    if (encrypted.length > 0) {
+      throw new InvalidContentError(
+        `the EPUB is encrypted (DRM) and cannot be read: ${encrypted.length} file${encrypted.length === 1 ? '' : 's'} (${encrypted.slice(0, 3).join(', ')}); only font obfuscation is supported`,
+      );
+    }
+  } catch (error) {
+    throw error instanceof EpubPathError ? new InvalidContentError(error.message) : error;
+  }
   const opf = parseXml(layout.opfSource, opfPath);
 
   const metadata = elements(opf, 'metadata')[0];

@@ -7,7 +7,7 @@
 // storage and inflated within the archive limits, one request at a time each.
 import { posix } from 'node:path';
 import { BoundedZip, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from '../archive/zip-reader.js';
-import { EpubPathError, readPackageLayout } from '../ingest/epub-package.js';
+import { deobfuscate, encryptionDeclarations, EpubPathError, readPackageLayout } from '../ingest/epub-package.js';
 import type { ContentStorage } from '../storage/storage.js';
 
 const KEEP = 8;
@@ -16,6 +16,9 @@ interface OpenPackage {
   zip: BoundedZip;
   /** The package root inside the zip ('' at the zip's root), see epub-package.ts. */
   root: string;
+  /** Obfuscated fonts by zip path (META-INF/encryption.xml), served de-obfuscated, and the key they were obfuscated with. */
+  obfuscated: Map<string, string>;
+  uniqueIdentifier: string;
 }
 
 export class PackageFiles {
@@ -39,7 +42,10 @@ export class PackageFiles {
     if (!opened) return null;
     const name = posix.normalize(posix.join(opened.root, path));
     if (name.startsWith('../') || name === '..') return null;
-    return opened.zip.read(name);
+    const data = await opened.zip.read(name);
+    // A web reader fetches fonts one by one and cannot undo the obfuscation: it gets the font itself.
+    const algorithm = opened.obfuscated.get(name);
+    return data && algorithm ? deobfuscate(data, algorithm, opened.uniqueIdentifier) : data;
   }
 
   private package(epubKey: string, size: number, version: string): Promise<OpenPackage | null> {
@@ -58,11 +64,16 @@ export class PackageFiles {
     const zip = await BoundedZip.fromSource(source, this.limits, { label: 'the EPUB' });
     // The same root the ingest named the chapters from; a package whose container or package document
     // does not parse serves nothing (it was refused at ingest).
-    const layout = await readPackageLayout(async (path) => (await zip.readXml(path))?.toString('utf8')).catch((error: unknown) => {
+    const readText = async (path: string) => (await zip.readXml(path))?.toString('utf8');
+    const opened = await (async () => {
+      const layout = await readPackageLayout(readText);
+      const { obfuscated } = encryptionDeclarations(await readText('META-INF/encryption.xml'));
+      return { zip, root: layout.root, obfuscated, uniqueIdentifier: layout.uniqueIdentifier };
+    })().catch((error: unknown) => {
       if (error instanceof EpubPathError) return null;
       throw error;
     });
-    if (!layout) zip.close();
-    return layout ? { zip, root: layout.root } : null;
+    if (!opened) zip.close();
+    return opened;
   }
 }
