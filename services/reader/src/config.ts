@@ -88,6 +88,8 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     INGEST_DEADLINE_SECONDS: env.int(900).pipe(z.number().min(5)),
     /** One poppler run (text, outline, a range of page images) is killed after this long. */
     PDF_TOOL_TIMEOUT_SECONDS: env.int(300).pipe(z.number().min(5)),
+    /** Address space of one poppler process (prlimit): a page whose render needs more fails the ingest. */
+    PDF_TOOL_MAX_MB: env.int(512).pipe(z.number().min(64)),
 
     /** Width of rendered PDF page images, pixels. */
     PDF_PAGE_WIDTH: env.int(1_200).pipe(z.number().min(100).max(4_000)),

@@ -2,7 +2,7 @@
 //   node dist/ingest.js <file> --tenant <id> --issue <id> [--type epub|pdf|audio] [--title <t>] [--author <a>]
 //   node dist/ingest.js track1.mp3 track2.mp3 --tenant 1 --issue 1003      (audio: the tracks in order)
 // Reads MONGO_URL, READER_STORAGE_DIR, PDF_PAGE_WIDTH and the archive and ingest bounds
-// (ARCHIVE_*, INGEST_DEADLINE_SECONDS, PDF_TOOL_TIMEOUT_SECONDS) like the service. A file
+// (ARCHIVE_*, INGEST_DEADLINE_SECONDS, PDF_TOOL_TIMEOUT_SECONDS, PDF_TOOL_MAX_MB) like the service. A file
 // that cannot be read safely fails with the reason and exit status 1, nothing stored.
 import { open } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
@@ -84,7 +84,12 @@ async function main(): Promise<void> {
         storage,
         manifests: store.manifests,
         indexes: new TextIndexStore(storage, 64),
-        bounds: { archive: archiveLimitsOf(config), deadlineMs: config.INGEST_DEADLINE_SECONDS * 1000, toolTimeoutMs: config.PDF_TOOL_TIMEOUT_SECONDS * 1000 },
+        bounds: {
+          archive: archiveLimitsOf(config),
+          deadlineMs: config.INGEST_DEADLINE_SECONDS * 1000,
+          toolTimeoutMs: config.PDF_TOOL_TIMEOUT_SECONDS * 1000,
+          toolMaxMemoryBytes: config.PDF_TOOL_MAX_MB * 1024 * 1024,
+        },
       },
       {
         tenantId,

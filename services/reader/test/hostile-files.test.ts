@@ -6,6 +6,7 @@
 // the built code the service and the CLI run). Also the process bounds of an
 // ingest: poppler runs stopped by their timeout and by the ingest's deadline.
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -22,7 +23,7 @@ import { openReaderStore } from '../src/data/repositories.js';
 import { InvalidContentError } from '../src/ingest/epub.js';
 import { buildPreviewEpub } from '../src/ingest/epub-preview.js';
 import { ingestIssue, type IngestDeps } from '../src/ingest/ingest.js';
-import { run, ToolError } from '../src/ingest/tools.js';
+import { pngSize, run, ToolError } from '../src/ingest/tools.js';
 import { PackageFiles } from '../src/media/package-files.js';
 import { startMediaServer } from '../src/media/server.js';
 import { MediaUrls } from '../src/media/signing.js';
@@ -232,6 +233,21 @@ describe('process bounds of an ingest', () => {
     const failure = await run('sleep', ['60'], { timeoutMs: 200 }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ToolError);
     expect((failure as Error).message).toBe('sleep took longer than the 200 ms allowed and was stopped');
+  });
+
+  // A 20,000-pixel-wide page needs about 1.6 GB of bitmap; under the cap poppler's allocation fails.
+  it.skipIf(!existsSync('/usr/bin/prlimit'))('when a page render needs more memory than allowed, then it fails saying so, not with an empty page', async () => {
+    const file = join(directory, 'wide.pdf');
+    await writeFile(file, await buildPdf({ title: 'Wide', pages: [{ text: 'One page.' }] }));
+    const args = ['-png', '-f', '1', '-l', '1', '-scale-to-x', '20000', '-scale-to-y', '-1', file, join(directory, 'wide')];
+    const failure = await run('pdftoppm', args, { maxMemoryBytes: 256 * 1024 * 1024 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ToolError);
+    expect((failure as Error).message).toBe('pdftoppm needed more than the 256 MB of memory allowed');
+    // The same page at a page width renders under the same cap.
+    await run('pdftoppm', ['-png', '-f', '1', '-l', '1', '-scale-to-x', '600', '-scale-to-y', '-1', file, join(directory, 'narrow')], {
+      maxMemoryBytes: 256 * 1024 * 1024,
+    });
+    expect(pngSize(await readFile(join(directory, 'narrow-1.png'))).width).toBe(600);
   });
 
   it('when the ingest is aborted, then the running tool is killed and the abort reason is the error', async () => {

@@ -31,9 +31,16 @@ export interface IngestBounds {
   deadlineMs: number;
   /** One poppler run is killed after this long. */
   toolTimeoutMs: number;
+  /** Address space of one poppler process. */
+  toolMaxMemoryBytes: number;
 }
 
-export const DEFAULT_INGEST_BOUNDS: IngestBounds = { archive: DEFAULT_ARCHIVE_LIMITS, deadlineMs: 900_000, toolTimeoutMs: 300_000 };
+export const DEFAULT_INGEST_BOUNDS: IngestBounds = {
+  archive: DEFAULT_ARCHIVE_LIMITS,
+  deadlineMs: 900_000,
+  toolTimeoutMs: 300_000,
+  toolMaxMemoryBytes: 512 * 1024 * 1024,
+};
 
 export interface IngestInput {
   tenantId: number;
@@ -156,7 +163,12 @@ async function ingestWithin(deps: IngestDeps, input: IngestInput, bounds: Ingest
   } else if (input.type === 'pdf') {
     if (input.files.length !== 1) throw new InvalidContentError('a PDF issue is one file');
     const data = await readFile(input.files[0]!);
-    const pdf = await readPdf(input.files[0]!, { pageWidth: input.pdfPageWidth ?? 1200, signal, toolTimeoutMs: bounds.toolTimeoutMs });
+    const pdf = await readPdf(input.files[0]!, {
+      pageWidth: input.pdfPageWidth ?? 1200,
+      signal,
+      toolTimeoutMs: bounds.toolTimeoutMs,
+      toolMaxMemoryBytes: bounds.toolMaxMemoryBytes,
+    });
     const started = performance.now();
     index = TextIndex.build(pdf.segments);
     indexMs = performance.now() - started;

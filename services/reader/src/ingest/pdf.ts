@@ -40,10 +40,16 @@ export interface ReadPdfOptions {
   signal?: AbortSignal;
   /** One poppler run is killed after this long. */
   toolTimeoutMs?: number;
+  /** Address space of one poppler process (a page rendered past it fails instead of growing the machine's memory). */
+  toolMaxMemoryBytes?: number;
 }
 
 export async function readPdf(path: string, options: ReadPdfOptions): Promise<PdfExtract> {
-  const tool = { ...(options.signal && { signal: options.signal }), timeoutMs: options.toolTimeoutMs ?? 300_000 };
+  const tool = {
+    ...(options.signal && { signal: options.signal }),
+    timeoutMs: options.toolTimeoutMs ?? 300_000,
+    maxMemoryBytes: options.toolMaxMemoryBytes ?? 512 * 1024 * 1024,
+  };
   try {
     return await readWith(path, options, tool);
   } catch (error) {
@@ -52,7 +58,7 @@ export async function readPdf(path: string, options: ReadPdfOptions): Promise<Pd
   }
 }
 
-type ToolOptions = { signal?: AbortSignal; timeoutMs: number };
+type ToolOptions = { signal?: AbortSignal; timeoutMs: number; maxMemoryBytes: number };
 
 async function readWith(path: string, options: ReadPdfOptions, tool: ToolOptions): Promise<PdfExtract> {
   const info = (
