@@ -15,6 +15,7 @@ import { httpMetricsMiddleware } from '@folio/telemetry';
 import type { GatewayConfig } from './config.js';
 import { trustedProxies } from './http/client-ip.js';
 import { requestContext } from './http/context.js';
+import { Cors } from './http/cors.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { healthRouter } from './http/health.js';
 import { mediaProxy } from './http/media-proxy.js';
@@ -195,6 +196,8 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
     livenessPrefix: config.READER_SESSION_LIVENESS_PREFIX,
     cacheSize: config.VERIFIED_READER_TOKEN_CACHE_SIZE,
   });
+  // Browser pages on other origins (http/cors.ts): ahead of every routed answer, the docs and 404s.
+  app.use(new Cors(routes, { tenants: services.tenants, production: config.NODE_ENV === 'production', logger }).middleware);
   // Routed requests: each route's admission counts the global limit in its one Redis round trip.
   app.use(routedRequests(routes, { services, verifier, limits, sessionKeyPrefix: config.SESSION_LIVENESS_PREFIX, responses, readerTokens, bodyParsers }));
   // Everything else (the docs, 404s) counts here, then parses as before.

@@ -40,14 +40,24 @@ const RELAYED_RESPONSE_HEADERS = [
   // The media server's own, stricter policy for SVG covers replaces the gateway's.
   'content-security-policy',
   'allow',
-  'access-control-allow-origin',
-  'access-control-expose-headers',
   'access-control-allow-methods',
   'access-control-allow-headers',
   'access-control-max-age',
 ] as const;
 
 const METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * What a page on any origin may read of a media answer, errors included. Any origin, not a
+ * tenant's list: the signed URL is the credential, no cookie or Authorization is involved, so
+ * `*` gives a page nothing the URL did not already give it (and never credentials).
+ */
+const MEDIA_CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'Accept-Ranges, Content-Length, Content-Range, ETag, Last-Modified',
+  // A signed URL may be embedded by a reader engine or web view on another origin.
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+};
 
 export interface MediaProxyOptions {
   /** Base URL of the media server, e.g. http://127.0.0.1:8090. */
@@ -76,6 +86,7 @@ export function mediaProxy(options: MediaProxyOptions): MediaProxy {
   const basePath = base.pathname.replace(/\/+$/, '');
 
   const handler: RequestHandler = (req: Request, res: Response) => {
+    res.set(MEDIA_CORS_HEADERS);
     if (!METHODS.has(req.method)) {
       sendJson(res, 405, 'Method not allowed.', { Allow: 'GET, HEAD, OPTIONS' });
       return;
@@ -113,8 +124,6 @@ export function mediaProxy(options: MediaProxyOptions): MediaProxy {
           const value = upstreamRes.headers[name];
           if (value !== undefined) res.setHeader(name, value);
         }
-        // A signed URL may be embedded by a reader engine or web view on another origin.
-        res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
         res.status(status);
         pipeline(upstreamRes, res, (error) => {
           if (error && !res.writableFinished) {

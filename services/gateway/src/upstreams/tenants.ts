@@ -7,6 +7,8 @@
 // an identity outage must not take every tenant's routes down with it
 // whenever an entry happens to expire. `tenant.updated` clears the cache
 // (app.ts); the copy from before stays only for that fallback.
+// Every tenant's web origins (ListWebOrigins) are one more entry, for the CORS
+// preflights that name no tenant (http/cors.ts).
 import { ReferenceCache } from '@folio/messaging';
 import type { identity } from '@folio/proto';
 import { isDomainError } from './breaker.js';
@@ -22,9 +24,10 @@ export const STALE_RETRY_MS = 1_000;
 export class TenantDirectory {
   private readonly byId: ReferenceCache<number, Tenant | null>;
   private readonly byDomain: ReferenceCache<string, Tenant | null>;
+  private readonly origins: ReferenceCache<'all', readonly string[]>;
 
   constructor(
-    private readonly identity: Pick<GuardedClient<identity.IdentityServiceClient>, 'getTenant' | 'resolveTenantByDomain'>,
+    private readonly identity: Pick<GuardedClient<identity.IdentityServiceClient>, 'getTenant' | 'resolveTenantByDomain' | 'listWebOrigins'>,
     ttlMs: number,
   ) {
     const options = {
@@ -36,6 +39,15 @@ export class TenantDirectory {
     };
     this.byId = new ReferenceCache({ name: 'gateway-tenants', ...options });
     this.byDomain = new ReferenceCache({ name: 'gateway-tenant-domains', ...options });
+    this.origins = new ReferenceCache({ name: 'gateway-web-origins', maxEntries: 1, ttlMs, lastKnown: options.lastKnown });
+  }
+
+  /** The union of every tenant's web origins (patterns as the tenants hold them). */
+  allWebOrigins(): Promise<readonly string[]> {
+    return this.origins.get('all', async () => {
+      const { tenants } = await this.identity.listWebOrigins({});
+      return [...new Set(tenants.flatMap((tenant) => tenant.webOrigins))];
+    });
   }
 
   /** The tenant, or null when identity does not know it; an outage throws unless the tenant was loaded before. */
@@ -51,6 +63,7 @@ export class TenantDirectory {
   clear(): void {
     this.byId.clear();
     this.byDomain.clear();
+    this.origins.clear();
   }
 
   private async orNull(call: Promise<{ tenant?: Tenant | undefined }>): Promise<Tenant | null> {
