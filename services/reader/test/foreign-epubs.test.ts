@@ -237,6 +237,21 @@ describe('EPUBs from pandoc', () => {
     await expect(readEpub(await readFile(file))).rejects.toThrow(/encrypted \(DRM\).*EPUB\/text\/ch001\.xhtml/);
   });
 
+  it('when chapters declare internal entities or use HTML names (EPUB 2 tools), then their text is read with the entities expanded', async () => {
+    const chapter = await entry(epub2, 'EPUB/text/ch002.xhtml');
+    const file = await rewrite(epub2, 'entities.epub', {
+      put: {
+        'EPUB/text/ch002.xhtml': chapter
+          .replace(/<!DOCTYPE[^>]*>/, '<!DOCTYPE html [\n<!ENTITY fabrica "la f&#225;brica de velas">\n<!ENTITY autora \'Ana Autora\'>\n]>')
+          .replace('la fábrica de velas', '&fabrica; (&autora;)&nbsp;&mdash;'),
+      },
+    });
+    const { chapters } = await ingestAndRead(file);
+    expect(chapters[2]).toContain('&fabrica;');
+    const extract = await readEpub(await readFile(file));
+    expect(extract.segments.map((segment) => segment.text).join('\n')).toContain('La cuerda azul era de la fábrica de velas (Ana Autora)\u00a0—');
+  });
+
   it('when a manifest href leaves the archive, then ingest refuses it with the item named', async () => {
     const opf = await entry(epub3, 'EPUB/content.opf');
     const file = await rewrite(epub3, 'escape.epub', { put: { 'EPUB/content.opf': opf.replace('href="text/ch001.xhtml"', 'href="../../ch001.xhtml"') } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EpubPathError, nameInPackage, packageDocumentPath, packageRoot, resolveHref } from './epub-package.js';
+import { EpubPathError, expandInternalEntities, nameInPackage, packageDocumentPath, packageRoot, resolveHref } from './epub-package.js';
 
 describe('EPUB package paths', () => {
   it('when an href is resolved, then it is decoded once, its fragment and query cut off, and ../ kept inside the archive', () => {
@@ -26,5 +26,15 @@ describe('EPUB package paths', () => {
     expect(packageRoot('content.opf', ['a.xhtml'])).toBe('');
     expect(nameInPackage('EPUB', 'EPUB/text/a.xhtml')).toBe('text/a.xhtml');
     expect(nameInPackage('', 'text/a.xhtml')).toBe('text/a.xhtml');
+  });
+
+  it('when a document declares internal entities, then plain ones are expanded and built ones (billion laughs) are not', () => {
+    const doc = '<!DOCTYPE html [<!ENTITY a "Ana &#225;"><!ENTITY l1 "&a;&a;"><!ENTITY % p "x">]><p>&a; &l1; &amp; &nbsp;</p>';
+    expect(expandInternalEntities(doc)).toBe(
+      '<!DOCTYPE html [<!ENTITY a "Ana &#225;"><!ENTITY l1 "&a;&a;"><!ENTITY % p "x">]><p>Ana &#225; &l1; &amp; &nbsp;</p>',
+    );
+    expect(expandInternalEntities('<p>&a;</p>')).toBe('<p>&a;</p>');
+    const big = `<!DOCTYPE x [<!ENTITY k "${'k'.repeat(1000)}">]><x>${'&k;'.repeat(2000)}</x>`;
+    expect(() => expandInternalEntities(big)).toThrow(/expand past/);
   });
 });

@@ -31,7 +31,7 @@ function parse(source: string, what: string): XmlElement {
       onError: (level: string, message: string) => {
         if (level !== 'warning') errors.push(message);
       },
-    }).parseFromString(source, 'text/xml') as unknown as { documentElement: XmlElement | null };
+    }).parseFromString(expandInternalEntities(source), 'text/xml') as unknown as { documentElement: XmlElement | null };
   } catch (error) {
     // xmldom throws on a fatal error (an unclosed tag).
     errors.push((error as Error).message);
@@ -192,4 +192,39 @@ export function deobfuscate(data: Buffer, algorithm: string, uniqueIdentifier: s
   const out = Buffer.from(data);
   for (let i = 0; i < Math.min(length, out.length); i++) out[i] = out[i]! ^ key[i % key.length]!;
   return out;
+}
+
+/** Internal entities one document may declare, and the bytes their expansion may add. */
+const MAX_ENTITIES = 256;
+const MAX_EXPANSION_BYTES = 1024 * 1024;
+
+/**
+ * The document with the general entities its internal DTD subset declares (`<!ENTITY author "Ana">`, as
+ * some tools write for names they repeat) replaced by their text; the XML parser knows only the predefined
+ * ones and the HTML names. Only entities whose text is plain (no markup, no entity but character references) are expanded,
+ * within a bound: an entity built from entities ("billion laughs") stays unexpanded and the document fails
+ * as not well-formed, and so does one whose expansion would add more than a megabyte.
+ */
+export function expandInternalEntities(source: string): string {
+  const doctype = /<!DOCTYPE[^[>]*\[([\s\S]*?)\]\s*>/.exec(source.slice(0, 64 * 1024));
+  if (!doctype) return source;
+  const entities = new Map<string, string>();
+  for (const declaration of doctype[1]!.matchAll(/<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(?:"([^"]*)"|'([^']*)')\s*>/g)) {
+    const [, name, double, single] = declaration;
+    const value = double ?? single ?? '';
+    if (/[<%]|&(?!#)/.test(value) || ['amp', 'lt', 'gt', 'quot', 'apos'].includes(name!) || entities.has(name!)) continue;
+    entities.set(name!, value);
+    if (entities.size >= MAX_ENTITIES) break;
+  }
+  if (entities.size === 0) return source;
+  const bodyStart = doctype.index + doctype[0].length;
+  let added = 0;
+  const body = source.slice(bodyStart).replace(/&([A-Za-z_][\w.-]*);/g, (reference, name: string) => {
+    const value = entities.get(name);
+    if (value === undefined) return reference;
+    added += value.length;
+    return added > MAX_EXPANSION_BYTES ? reference : value;
+  });
+  if (added > MAX_EXPANSION_BYTES) throw new EpubPathError(`the document's entities expand past ${MAX_EXPANSION_BYTES} bytes`);
+  return source.slice(0, bodyStart) + body;
 }

@@ -7,7 +7,16 @@ import { DOMParser } from '@xmldom/xmldom';
 import { ArchiveError, BoundedZip, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from '../archive/zip-reader.js';
 import type { TextSegment } from '../search/text-index.js';
 import { countWords } from '../search/text.js';
-import { encryptionDeclarations, EpubPathError, folderOf, nameInPackage, readPackageLayout, resolveHref, type PackageLayout } from './epub-package.js';
+import {
+  encryptionDeclarations,
+  EpubPathError,
+  expandInternalEntities,
+  folderOf,
+  nameInPackage,
+  readPackageLayout,
+  resolveHref,
+  type PackageLayout,
+} from './epub-package.js';
 
 export interface EpubChapter {
   /** The document's canonical name: decoded, relative to the package root (see epub-package.ts), as readers resolve spine items. */
@@ -118,11 +127,18 @@ function text(node: XNode | undefined): string {
 
 function parseXml(source: string, what: string): XNode {
   const errors: string[] = [];
-  const document = new DOMParser({
-    onError: (level: string, message: string) => {
-      if (level !== 'warning') errors.push(message);
-    },
-  }).parseFromString(source, 'application/xhtml+xml') as unknown as { documentElement: XNode | null };
+  let document: { documentElement: XNode | null };
+  try {
+    document = new DOMParser({
+      onError: (level: string, message: string) => {
+        if (level !== 'warning') errors.push(message);
+      },
+    }).parseFromString(expandInternalEntities(source), 'application/xhtml+xml') as unknown as { documentElement: XNode | null };
+  } catch (error) {
+    // Entities past their bound, or a fatal error xmldom throws (an unclosed tag).
+    errors.push((error as Error).message);
+    document = { documentElement: null };
+  }
   if (!document.documentElement || errors.length) throw new InvalidContentError(`${what} is not well-formed XML${errors[0] ? `: ${errors[0]}` : ''}`);
   return document.documentElement;
 }
