@@ -7,7 +7,7 @@
 // ingest: poppler runs stopped by their timeout and by the ingest's deadline.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -255,6 +255,29 @@ describe('process bounds of an ingest', () => {
     const running = run('sleep', ['60'], { signal: controller.signal }).catch((error: unknown) => error);
     controller.abort(new InvalidContentError('stopped by the test'));
     expect(await running).toMatchObject({ message: 'stopped by the test' });
+  });
+
+  it('when a PDF is ingested, then its pages go to storage from a work folder on disk, which is removed afterwards, also on failure', async () => {
+    const file = join(directory, 'pages.pdf');
+    await writeFile(file, await buildPdf({ title: 'Pages', pages: [{ text: 'One.' }, { text: 'Two.' }, { text: 'Three.' }] }));
+    const work = join(directory, 'tmp');
+    await mkdir(work);
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = work;
+    try {
+      const { manifest } = await ingestIssue(deps, { tenantId: 7, issueId: 7301, type: 'pdf', files: [file], pdfPageWidth: 200 });
+      expect(manifest.pdf?.pages.map((page) => page.width)).toEqual([200, 200, 200]);
+      const stored = await storage.get(manifest.pdf!.pages[2]!.key);
+      expect(pngSize(stored!)).toMatchObject({ width: 200 });
+      expect(await readdir(work)).toEqual([]);
+      await expect(
+        ingestIssue({ ...deps, bounds: { deadlineMs: 0 } }, { tenantId: 7, issueId: 7302, type: 'pdf', files: [file], pdfPageWidth: 200 }),
+      ).rejects.toBeInstanceOf(InvalidContentError);
+      expect(await readdir(work)).toEqual([]);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
   });
 
   it("when a PDF ingest passes its deadline, then it fails with the deadline's reason and stores nothing", async () => {

@@ -102,14 +102,23 @@ export async function ingestIssue(deps: IngestDeps, input: IngestInput): Promise
     () => deadline.abort(new InvalidContentError(`reading the file took longer than the ${formatDuration(bounds.deadlineMs)} allowed for one issue`)),
     bounds.deadlineMs,
   );
+  // Work folders (a PDF's rendered pages, read one at a time when stored) go once the ingest ended.
+  const cleanups: (() => Promise<void>)[] = [];
   try {
-    return await ingestWithin(deps, input, bounds, input.signal ? AbortSignal.any([deadline.signal, input.signal]) : deadline.signal);
+    return await ingestWithin(deps, input, bounds, input.signal ? AbortSignal.any([deadline.signal, input.signal]) : deadline.signal, cleanups);
   } finally {
     clearTimeout(timer);
+    for (const cleanup of cleanups) await cleanup();
   }
 }
 
-async function ingestWithin(deps: IngestDeps, input: IngestInput, bounds: IngestBounds, signal: AbortSignal): Promise<IngestReport> {
+async function ingestWithin(
+  deps: IngestDeps,
+  input: IngestInput,
+  bounds: IngestBounds,
+  signal: AbortSignal,
+  cleanups: (() => Promise<void>)[],
+): Promise<IngestReport> {
   const { tenantId, issueId } = input;
   const folder = keys.folder(tenantId, issueId);
   const base = {
@@ -128,7 +137,8 @@ async function ingestWithin(deps: IngestDeps, input: IngestInput, bounds: Ingest
   let manifest: ContentManifest;
   let index: TextIndex | null = null;
   let indexMs = 0;
-  const writes: [string, Buffer][] = [];
+  /** What is stored once everything is read: bytes, or a file on disk read when its turn comes. */
+  const writes: [string, Buffer | { file: string }][] = [];
   if (input.type === 'epub') {
     if (input.files.length !== 1) throw new InvalidContentError('an EPUB issue is one file');
     // Refused before it is read into memory.
@@ -169,10 +179,11 @@ async function ingestWithin(deps: IngestDeps, input: IngestInput, bounds: Ingest
       toolTimeoutMs: bounds.toolTimeoutMs,
       toolMaxMemoryBytes: bounds.toolMaxMemoryBytes,
     });
+    cleanups.push(pdf.dispose);
     const started = performance.now();
     index = TextIndex.build(pdf.segments);
     indexMs = performance.now() - started;
-    pdf.pages.forEach((page, i) => writes.push([keys.page(tenantId, issueId, i + 1), page.image]));
+    pdf.pages.forEach((page, i) => writes.push([keys.page(tenantId, issueId, i + 1), { file: page.imageFile }]));
     writes.push([keys.pdf(tenantId, issueId), data]);
     manifest = {
       ...base,
@@ -223,7 +234,7 @@ async function ingestWithin(deps: IngestDeps, input: IngestInput, bounds: Ingest
 
   signal.throwIfAborted();
   await deps.storage.deletePrefix(folder);
-  for (const [key, data] of writes) await deps.storage.put(key, data);
+  for (const [key, data] of writes) await deps.storage.put(key, Buffer.isBuffer(data) ? data : await readFile(data.file));
   await writeCovers(deps.storage, tenantId, issueId, { title: manifest.title, author: input.author ?? null, colors: input.coverColors ?? null });
   await deps.storage.deletePrefix(indexFolder(tenantId, issueId));
   if (index) manifest.text_index_key = await deps.indexes.save(tenantId, issueId, index);

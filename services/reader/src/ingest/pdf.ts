@@ -4,8 +4,10 @@
 // images rendered at a fixed width (pdftoppm -png -scale-to-x <width>
 // -scale-to-y -1) with their pixel sizes; a page of odd shape is bounded by its
 // longer side instead. A PDF with an owner password only (restrictions on
-// copying or printing, no password to open it) reads like any other.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+// copying or printing, no password to open it) reads like any other. The page
+// images stay in a work folder on disk until the caller has stored them and
+// disposes of the extract, so a long PDF never holds all its pages in memory.
+import { mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DOMParser } from '@xmldom/xmldom';
@@ -15,8 +17,8 @@ import { InvalidContentError } from './epub.js';
 import { pngSize, run, ToolError } from './tools.js';
 
 export interface PdfPage {
-  /** The rendered page image. */
-  image: Buffer;
+  /** The rendered page image (PNG), in the extract's work folder until `dispose()`. */
+  imageFile: string;
   width: number;
   height: number;
   text: string;
@@ -31,6 +33,8 @@ export interface PdfExtract {
   pages: PdfPage[];
   toc: { title: string; page: number }[];
   segments: TextSegment[];
+  /** Removes the work folder of the page images. */
+  dispose(): Promise<void>;
 }
 
 export interface ReadPdfOptions {
@@ -50,9 +54,12 @@ export async function readPdf(path: string, options: ReadPdfOptions): Promise<Pd
     timeoutMs: options.toolTimeoutMs ?? 300_000,
     maxMemoryBytes: options.toolMaxMemoryBytes ?? 512 * 1024 * 1024,
   };
+  const directory = await mkdtemp(join(tmpdir(), 'reader-pdf-'));
   try {
-    return await readWith(path, options, tool);
+    const extract = await readWith(path, options, tool, directory);
+    return { ...extract, dispose: () => rm(directory, { recursive: true, force: true }) };
   } catch (error) {
+    await rm(directory, { recursive: true, force: true });
     // A poppler run that failed, ran too long or wrote too much: the PDF cannot be converted.
     throw error instanceof ToolError ? new InvalidContentError(`the PDF could not be converted: ${error.message}`) : error;
   }
@@ -60,7 +67,7 @@ export async function readPdf(path: string, options: ReadPdfOptions): Promise<Pd
 
 type ToolOptions = { signal?: AbortSignal; timeoutMs: number; maxMemoryBytes: number };
 
-async function readWith(path: string, options: ReadPdfOptions, tool: ToolOptions): Promise<PdfExtract> {
+async function readWith(path: string, options: ReadPdfOptions, tool: ToolOptions, directory: string): Promise<Omit<PdfExtract, 'dispose'>> {
   const info = (
     await run('pdfinfo', ['-enc', 'UTF-8', path], tool).catch((error: Error) => {
       if (!(error instanceof ToolError)) throw error;
@@ -100,11 +107,12 @@ async function readWith(path: string, options: ReadPdfOptions, tool: ToolOptions
     return paragraphs.join('\n\n');
   });
 
-  const images = await renderPages(path, renderSizes(sizes, options.pageWidth), options.renderers ?? 2, tool);
-  const pages = images.map((image, index) => {
+  const images = await renderPages(path, renderSizes(sizes, options.pageWidth), options.renderers ?? 2, tool, directory);
+  const pages: PdfPage[] = [];
+  for (const [index, imageFile] of images.entries()) {
     const text = pageTexts[index] ?? '';
-    return { image, ...pngSize(image), text, words: countWords(text) };
-  });
+    pages.push({ imageFile, ...(await pngFileSize(imageFile)), text, words: countWords(text) });
+  }
   return {
     title: field('Title'),
     author: field('Author'),
@@ -170,44 +178,58 @@ async function catalogLang(path: string): Promise<string | null> {
   return null;
 }
 
-async function renderPages(path: string, sizes: { width: number; height: number }[], renderers: number, tool: ToolOptions): Promise<Buffer[]> {
-  const pageCount = sizes.length;
-  const directory = await mkdtemp(join(tmpdir(), 'reader-pdf-'));
+/** Width and height of a PNG file, from its first bytes. */
+async function pngFileSize(file: string): Promise<{ width: number; height: number }> {
+  const handle = await open(file, 'r');
   try {
-    // Runs of pages of one rendered size, at most 25 pages each, rendered `renderers` at a time, one pdftoppm each.
-    const runs: { first: number; last: number; width: number; height: number }[] = [];
-    const chunk = Math.max(25, Math.ceil(pageCount / Math.max(1, renderers)));
-    sizes.forEach((size, index) => {
-      const current = runs.at(-1);
-      if (current && current.width === size.width && current.height === size.height && current.last - current.first + 1 < chunk) current.last = index + 1;
-      else runs.push({ first: index + 1, last: index + 1, ...size });
-    });
-    let next = 0;
-    const worker = async () => {
-      while (next < runs.length) {
-        const part = next++;
-        const { first, last, width, height } = runs[part]!;
-        await run(
-          'pdftoppm',
-          ['-png', '-f', String(first), '-l', String(last), '-scale-to-x', String(width), '-scale-to-y', String(height), path, join(directory, `p${part}`)],
-          tool,
-        );
-      }
-    };
-    // Every renderer is waited for, failed or not, so that none writes into the folder after it is removed.
-    const results = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(renderers, runs.length)) }, worker));
-    const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-    if (failed) throw failed.reason;
-    // pdftoppm names files <prefix>-<page>.png, the page zero-padded to the width of the page count.
-    const files = (await readdir(directory))
-      .map((name) => ({ name, page: Number(/-(\d+)\.png$/.exec(name)?.[1] ?? NaN) }))
-      .filter((file) => Number.isInteger(file.page))
-      .sort((a, b) => a.page - b.page);
-    if (files.length !== pageCount) throw new InvalidContentError(`rendered ${files.length} of ${pageCount} pages`);
-    return await Promise.all(files.map((file) => readFile(join(directory, file.name))));
+    const header = Buffer.alloc(24);
+    const { bytesRead } = await handle.read(header, 0, 24, 0);
+    return pngSize(header.subarray(0, bytesRead));
   } finally {
-    await rm(directory, { recursive: true, force: true });
+    await handle.close();
   }
+}
+
+/** The rendered pages' PNG files in `directory`, in page order. */
+async function renderPages(
+  path: string,
+  sizes: { width: number; height: number }[],
+  renderers: number,
+  tool: ToolOptions,
+  directory: string,
+): Promise<string[]> {
+  const pageCount = sizes.length;
+  // Runs of pages of one rendered size, at most 25 pages each, rendered `renderers` at a time, one pdftoppm each.
+  const runs: { first: number; last: number; width: number; height: number }[] = [];
+  const chunk = Math.max(25, Math.ceil(pageCount / Math.max(1, renderers)));
+  sizes.forEach((size, index) => {
+    const current = runs.at(-1);
+    if (current && current.width === size.width && current.height === size.height && current.last - current.first + 1 < chunk) current.last = index + 1;
+    else runs.push({ first: index + 1, last: index + 1, ...size });
+  });
+  let next = 0;
+  const worker = async () => {
+    while (next < runs.length) {
+      const part = next++;
+      const { first, last, width, height } = runs[part]!;
+      await run(
+        'pdftoppm',
+        ['-png', '-f', String(first), '-l', String(last), '-scale-to-x', String(width), '-scale-to-y', String(height), path, join(directory, `p${part}`)],
+        tool,
+      );
+    }
+  };
+  // Every renderer is waited for, failed or not, so that none writes into the folder after it is removed.
+  const results = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(renderers, runs.length)) }, worker));
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  // pdftoppm names files <prefix>-<page>.png, the page zero-padded to the width of the page count.
+  const files = (await readdir(directory))
+    .map((name) => ({ name, page: Number(/-(\d+)\.png$/.exec(name)?.[1] ?? NaN) }))
+    .filter((file) => Number.isInteger(file.page))
+    .sort((a, b) => a.page - b.page);
+  if (files.length !== pageCount) throw new InvalidContentError(`rendered ${files.length} of ${pageCount} pages`);
+  return files.map((file) => join(directory, file.name));
 }
 
 /** The PDF outline (bookmarks) as `{title, page}`, flattened in document order. */
