@@ -9,7 +9,7 @@
 // A successful write of a known user gives that user a new response version.
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { permissionDenied } from '@folio/errors';
+import { httpStatusOf, permissionDenied } from '@folio/errors';
 import { runWithContext } from '@folio/logger';
 import { authenticate } from './auth.js';
 import { stateOf } from './context.js';
@@ -30,6 +30,7 @@ import {
   type Services,
   type Tenant,
 } from './route.js';
+import { isDomainError } from '../upstreams/breaker.js';
 import { checkTenantMode, resolveStoreTenant } from './tenant.js';
 import { parsePart, rejectNulCharacters, type FieldErrors } from './validation.js';
 
@@ -182,6 +183,20 @@ function send(req: Request, res: Response, reply: Reply): void {
   else res.json(reply.body);
 }
 
+/** A route that speaks its protocol's errors (OPDS) answers its 4xx itself, the global per-IP limit's too; the rest go to the error handler. */
+function ownErrors(route: Route, step: RequestHandler): RequestHandler {
+  if (!route.errorReply) return step;
+  const render = route.errorReply;
+  return async (req, res, next) => {
+    try {
+      await step(req, res, next);
+    } catch (error) {
+      if (!isDomainError(error) || httpStatusOf(error) >= 500) throw error;
+      send(req, res, render(error, req));
+    }
+  };
+}
+
 /** The route table as one express middleware (http/dispatch.ts); a request no route matches goes on to `next`. */
 export function routedRequests(routes: readonly Route[], deps: PipelineDeps): RequestHandler {
   return routeDispatcher(
@@ -198,7 +213,11 @@ export function routedRequests(routes: readonly Route[], deps: PipelineDeps): Re
         }
         send(req, res, reply);
       };
-      return { method: route.method, path: expressPath(route.path), handlers: [admissionGate(route, deps), ...parsers, handle] };
+      return {
+        method: route.method,
+        path: expressPath(route.path),
+        handlers: [ownErrors(route, admissionGate(route, deps)), ...parsers, ownErrors(route, handle)],
+      };
     }),
   );
 }

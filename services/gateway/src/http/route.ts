@@ -6,6 +6,7 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { catalog, commerce, identity, integrations, notes, reader, readerSync } from '@folio/proto';
+import type { DomainError } from '@folio/errors';
 import type { RateRule } from '@folio/rate-limit';
 import type { GuardedClient } from '../upstreams/index.js';
 import type { TenantDirectory } from '../upstreams/tenants.js';
@@ -167,6 +168,13 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   errors?: Record<number, string>;
   /** The media type of the `errors` answers when they are not the JSON error body (the checkout's HTML pages). */
   errorContentType?: string;
+  /**
+   * Every 4xx answer of the route (its own and the pipeline's: validation, store Host, route limits)
+   * in the protocol's own form (OPDS): `errorReply` renders a domain error, `errorContent` documents
+   * it. Without them, and for 5xx (logged by the error handler), errors are the JSON error body.
+   */
+  errorContent?: { contentType: string; schema: z.ZodType };
+  errorReply?: (error: DomainError, req: Request) => Reply;
   handler: Handler<z.output<P>, z.output<Q>, z.output<B>>;
 }
 

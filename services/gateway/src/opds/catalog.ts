@@ -5,7 +5,9 @@
 // open-access, readable -> acquisition (the gateway's download route),
 // buyable -> buy (the purchase redirect, with the price the user pays now).
 // Issues that are neither (pay-per-use, physical) are left out: an e-reader
-// can do nothing with them.
+// can do nothing with them. Catalog leaves them out before paging
+// (`files_only`), so `numberOfItems` and `opensearch:totalResults` count
+// exactly what the pages list.
 import { catalog } from '@folio/proto';
 import type { Lang } from '../http/headers.js';
 import type { Services, Tenant } from '../http/route.js';
@@ -21,6 +23,12 @@ export interface CatalogScope {
   lang: Lang;
   /** `http://northwind.localhost:8080`: the store as the client reached it. */
   storeUrl: string;
+  /**
+   * Nobody signed in (a store whose catalog is public, `opds_public_catalog`): userId 0, which catalog
+   * and commerce read as a visitor with no purchases, plan or positions, so free issues are open-access
+   * and the rest are for sale.
+   */
+  visitor?: boolean;
 }
 
 const downloadUrl = (scope: CatalogScope, issueId: number) => `${scope.storeUrl}/opds/download/${issueId}`;
@@ -105,6 +113,7 @@ function baseFeed(scope: CatalogScope, self: Destination, title: string): Feed {
     navigation: [],
     publications: [],
     searchable: scope.tenant.features?.storefrontSearch ?? false,
+    ...(scope.visitor && { anonymous: true }),
   };
 }
 
@@ -171,6 +180,8 @@ export async function publicationsFeed(scope: CatalogScope, request: { page: num
     scope: catalog.Scope.SCOPE_ALL,
     lang: scope.lang,
     appBaseVersion: '',
+    // Catalog filters what the feed can list before paging: the count is what the pages hold.
+    filesOnly: true,
   });
   const section = response.section;
   const self: Destination = { to: 'publications', page: request.page, ...(request.collection && { collection: request.collection }) };
@@ -189,6 +200,7 @@ export async function searchFeed(scope: CatalogScope, request: { query: string; 
     page: request.page,
     scope: catalog.Scope.SCOPE_ALL,
     lang: scope.lang,
+    filesOnly: true,
   });
   if (response.searchDisabled) return undefined;
   const self: Destination = { to: 'search', query: request.query, page: request.page };

@@ -109,6 +109,8 @@ export function opds1Feed(storeUrl: string, feed: Feed): string {
     { rel: REL.shelf, href: href({ to: 'shelf' }), type: MEDIA_TYPE.atomAcquisition },
   ];
   if (feed.searchable) links.push({ rel: 'search', href: `${storeUrl}/opds/v1.2/opensearch.xml`, type: MEDIA_TYPE.opensearch, title: 'Search' });
+  // Authentication for OPDS covers OPDS 1.x catalogs too: one document for both versions.
+  if (feed.anonymous) links.push({ rel: REL.authDocument, href: `${storeUrl}/opds/v2/authentication`, type: MEDIA_TYPE.opdsAuthentication });
   const paging = feed.paging;
   if (paging?.first) links.push({ rel: 'first', href: href(paging.first), type: MEDIA_TYPE.atomAcquisition });
   if (paging?.previous) links.push({ rel: 'previous', href: href(paging.previous), type: MEDIA_TYPE.atomAcquisition });
@@ -142,6 +144,27 @@ export function opds1Feed(storeUrl: string, feed: Feed): string {
     navigation.join('') +
     feed.publications.map((entry) => publicationEntry(entry, updated)).join('') +
     '</feed>\n'
+  );
+}
+
+/**
+ * An error as an OPDS 1.2 client reads it: a navigation feed titled with the problem, whose one
+ * entry says what to do and leads back to the start feed (Atom readers show feeds, not JSON).
+ */
+export function opds1ErrorFeed(storeUrl: string, status: number, message: string, errors: Record<string, string[]> = {}): string {
+  const updated = new Date().toISOString();
+  const start = opds1Href(storeUrl, { to: 'catalog' });
+  const reasons = Object.entries(errors).flatMap(([field, list]) => list.map((reason) => `${field}: ${reason}`));
+  const text = [message, ...reasons].join(' ');
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
+    `<feed xmlns="${NS.atom}" xmlns:opds="${NS.opds}">` +
+    `<id>urn:folio:error:${status}</id><title>${xmlText(message)}</title><updated>${updated}</updated>` +
+    link({ rel: 'start', href: start, type: MEDIA_TYPE.atomNavigation }) +
+    `<entry><title>${xmlText(message)}</title><id>urn:folio:error:${status}:start</id><updated>${updated}</updated>` +
+    `<content type="text">${xmlText(text)}</content>` +
+    link({ rel: 'subsection', href: start, type: MEDIA_TYPE.atomNavigation, title: 'Back to the catalog' }) +
+    '</entry></feed>\n'
   );
 }
 

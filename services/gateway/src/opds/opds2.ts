@@ -6,6 +6,7 @@
 // `images` needs a raster image: a generated SVG cover comes with its PNG
 // rendition (model.ts, coverImagesOf), and a cover without a raster form is
 // linked in `links` (rel http://opds-spec.org/image) instead.
+import { STATUS_CODES } from 'node:http';
 import { coverImagesOf, MEDIA_TYPE, REL, relOf, type CoverImage, type Destination, type Feed, type PublicationEntry } from './model.js';
 
 export interface Opds2Link {
@@ -159,6 +160,11 @@ export function opds2Feed(storeUrl: string, feed: Feed): Opds2Feed {
     ...(navigation.length > 0 && { navigation }),
     ...(publications.length > 0 && { publications }),
   };
+}
+
+/** Problem Details for HTTP APIs (RFC 9457): `title` the status's phrase, `detail` what to do about it. */
+export function problemDetails(status: number, detail: string, errors?: Record<string, string[]>) {
+  return { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail, ...(errors && { errors }) };
 }
 
 export function opds2Authentication(storeUrl: string, storeName: string): Opds2AuthenticationDocument {

@@ -110,7 +110,7 @@ function responsesOf(route: Route) {
   const error = (status: number, description: string, schema: z.ZodType = ErrorBody, retryAfter = false) => {
     responses[String(status)] ??= {
       description,
-      content: json(schema),
+      content: route.errorContent && status < 500 ? { [route.errorContent.contentType]: { schema: route.errorContent.schema } } : json(schema),
       ...(retryAfter && {
         headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
       }),
