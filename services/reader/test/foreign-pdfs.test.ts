@@ -167,9 +167,13 @@ describe('PDFs from groff and qpdf', () => {
     const stop = new AbortController();
     try {
       const ingest = ingestIssue(deps, { tenantId: 9, issueId: nextIssue++, type: 'pdf', files: [file], pdfPageWidth: 1200, signal: stop.signal });
-      ingest.catch(() => {});
-      // Stopped once the first page image is on disk.
-      for (;;) {
+      let settled = false;
+      ingest.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      // Stopped once the first page image is on disk (an ingest that ended first fails the expectation below).
+      while (!settled) {
         const folders = await readdir(scratch);
         const images = (await Promise.all(folders.map((folder) => readdir(join(scratch, folder)).catch(() => [])))).flat();
         if (images.some((name) => name.endsWith('.png'))) break;
