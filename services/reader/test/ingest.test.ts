@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { EPub } from 'epub2';
+import JSZip from 'jszip';
 import { parseBuffer } from 'music-metadata';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl } from '@folio/testing';
@@ -86,6 +87,12 @@ describe('EPUB ingest', () => {
     expect(manifest.epub!.total_words).toBe(30);
     expect(manifest).toMatchObject({ type: 'epub', title: 'Crónicas', lang: 'es', sections: 5 });
     expect(await deps.storage.get(manifest.epub!.file_key)).toEqual(data);
+    // Each chapter's length in the package, as JSZip inflates it: the Readium positions count a position per 1024 bytes.
+    const zip = await JSZip.loadAsync(data);
+    for (const chapter of manifest.epub!.spine) {
+      const [entry] = zip.file(new RegExp(`(^|/)${chapter.href.replace(/[.]/g, '\\.')}$`));
+      expect(chapter.bytes).toBe((await entry!.async('uint8array')).length);
+    }
 
     const extract = await readEpub(data);
     expect(extract.segments.map((s) => [s.page, s.section, s.text])).toEqual([
