@@ -113,6 +113,21 @@ describe('audio from ffmpeg', () => {
     track.chapters.forEach((chapter, index) => expect(chapter.start).toBeCloseTo(chapters[index]!.start, 1));
   });
 
+  it.each([
+    ['movie header last', ['-c:a', 'aac', '-f', 'ipod']],
+    ['movie header first', ['-c:a', 'aac', '-f', 'ipod', '-movflags', '+faststart']],
+  ])('when an M4B has only a QuickTime chapter track (%s), as Apple tools write it, then its chapters are read', async (shape, options) => {
+    const file = await ffmpeg(`qt-${shape.replaceAll(' ', '-')}.m4b`, options);
+    // ffmpeg writes both kinds; its Nero chapter box made a free box leaves the chapter track alone.
+    const data = await readFile(file);
+    const nero = data.indexOf('chpl', 0, 'latin1');
+    expect(nero).toBeGreaterThan(0);
+    data.write('free', nero, 'latin1');
+    const track = await readAudioTrack(data, 'book.m4b');
+    expect(track.chapters.map((chapter) => chapter.title)).toEqual(['Primero', 'Capítulo dos']);
+    expect(track.chapters[1]!.start).toBeCloseTo(1.5, 2);
+  });
+
   it('when an audiobook of M4B, Opus and MP3 tracks is ingested, then every track is stored as read, with its chapters in the manifest', async () => {
     const files = [
       await ffmpeg('part-1.m4b', ['-c:a', 'aac', '-f', 'ipod']),

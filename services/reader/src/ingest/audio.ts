@@ -1,8 +1,8 @@
 // Reads audio tracks with music-metadata: the real duration from the stream
 // (MPEG frames are counted when the header does not say), the title tag, and
 // the chapters (MP3 ID3 CHAP frames through music-metadata; MP4 Nero `chpl`
-// chapters read here, since music-metadata finds MP4 chapter tracks only when
-// the movie header comes before the media data). The container is told by
+// chapters and QuickTime chapter tracks read here, since music-metadata finds
+// MP4 chapter tracks only when the movie header comes before the media data). The container is told by
 // content, never by the file name: an MP4 by its `ftyp` box whatever its brand
 // (`M4A `, `M4B `, `isom`, `mp42`), an Ogg stream (Vorbis, Opus) by `OggS`.
 import { parseBuffer } from 'music-metadata';
@@ -64,7 +64,17 @@ export async function readAudioTrack(data: Buffer, fileName: string): Promise<Au
     title: chapter.title,
     start: chapter.timeScale ? chapter.start / chapter.timeScale : chapter.start,
   }));
-  const chapters = (container === 'mp4' && fromParser.length === 0 ? mp4NeroChapters(data) : fromParser)
+  const mp4Chapters = () => {
+    try {
+      const nero = mp4NeroChapters(data);
+      return nero.length > 0 ? nero : mp4ChapterTrack(data);
+    } catch (error) {
+      // A box that claims more than the file holds: the track plays, its chapters are not read.
+      if (error instanceof RangeError) return [];
+      throw error;
+    }
+  };
+  const chapters = (container === 'mp4' && fromParser.length === 0 ? mp4Chapters() : fromParser)
     .filter((chapter) => Number.isFinite(chapter.start) && chapter.start >= 0 && chapter.start < duration)
     .sort((a, b) => a.start - b.start);
   return {
@@ -114,6 +124,78 @@ function mp4NeroChapters(data: Buffer): AudioChapter[] {
     if (offset + 9 + length > chpl.end) break;
     chapters.push({ title: data.toString('utf8', offset + 9, offset + 9 + length), start });
     offset += 9 + length;
+  }
+  return chapters;
+}
+
+const child = (data: Buffer, parent: { start: number; end: number } | undefined, type: string) =>
+  parent && boxes(data, parent.start, parent.end).find((box) => box.type === type);
+
+/**
+ * A QuickTime chapter track (what Apple's tools write, alone): the audio track's `tref/chap` names a text
+ * track whose samples are the titles (a 16-bit length, then UTF-8), timed by its `stts` in its `mdhd` timescale.
+ */
+function mp4ChapterTrack(data: Buffer): AudioChapter[] {
+  const moov = boxes(data, 0, data.length).find((box) => box.type === 'moov');
+  if (!moov) return [];
+  const traks = boxes(data, moov.start, moov.end).filter((box) => box.type === 'trak');
+  const trackId = (trak: { start: number; end: number }) => {
+    const tkhd = child(data, trak, 'tkhd');
+    if (!tkhd || tkhd.end - tkhd.start < 24) return -1;
+    // version 1 has 64-bit times before the id
+    return data.readUInt32BE(tkhd.start + (data[tkhd.start] === 1 ? 20 : 12));
+  };
+  const chap = traks.map((trak) => child(data, child(data, trak, 'tref'), 'chap')).find(Boolean);
+  if (!chap || chap.end - chap.start < 4) return [];
+  const chapterTrak = traks.find((trak) => trackId(trak) === data.readUInt32BE(chap.start));
+  const mdia = child(data, chapterTrak, 'mdia');
+  const mdhd = child(data, mdia, 'mdhd');
+  const stbl = child(data, child(data, mdia, 'minf'), 'stbl');
+  if (!mdhd || !stbl) return [];
+  const timescale = data.readUInt32BE(mdhd.start + (data[mdhd.start] === 1 ? 20 : 12));
+  const table = (type: string) => {
+    const box = child(data, stbl, type);
+    return box && box.end - box.start >= 8 ? box : undefined;
+  };
+  const stts = table('stts');
+  const stsz = table('stsz');
+  const stsc = table('stsc');
+  const stco = table('stco');
+  const co64 = table('co64');
+  if (!timescale || !stts || !stsz || !stsc || !(stco ?? co64)) return [];
+  const count = (box: { start: number }) => data.readUInt32BE(box.start + 4);
+  const fits = (box: { start: number; end: number }, entry: number, header = 8) => box.start + header + count(box) * entry <= box.end;
+  const sampleSize = data.readUInt32BE(stsz.start + 4);
+  const samples = data.readUInt32BE(stsz.start + 8);
+  if (samples > 1000 || (sampleSize === 0 && stsz.start + 12 + samples * 4 > stsz.end) || !fits(stts, 8) || !fits(stsc, 12)) return [];
+  const offsets = stco ?? co64!;
+  if (!fits(offsets, stco ? 4 : 8)) return [];
+  const chunkOffset = (index: number) => (stco ? data.readUInt32BE(stco.start + 8 + index * 4) : Number(data.readBigUInt64BE(co64!.start + 8 + index * 8)));
+  // Each sample's start time, its size and its byte offset (samples laid out chunk by chunk).
+  const starts: number[] = [];
+  let time = 0;
+  for (let entry = 0; entry < count(stts) && starts.length < samples; entry++) {
+    const runLength = data.readUInt32BE(stts.start + 8 + entry * 8);
+    const delta = data.readUInt32BE(stts.start + 12 + entry * 8);
+    for (let i = 0; i < runLength && starts.length < samples; i++, time += delta) starts.push(time / timescale);
+  }
+  const chapters: AudioChapter[] = [];
+  let sample = 0;
+  for (let chunk = 0; chunk < count(offsets) && sample < samples; chunk++) {
+    // The stsc entry in force for this chunk (first_chunk is 1-based).
+    let perChunk = 0;
+    for (let entry = 0; entry < count(stsc); entry++) {
+      if (data.readUInt32BE(stsc.start + 8 + entry * 12) - 1 <= chunk) perChunk = data.readUInt32BE(stsc.start + 12 + entry * 12);
+    }
+    let offset = chunkOffset(chunk);
+    for (let i = 0; i < perChunk && sample < samples; i++, sample++) {
+      const size = sampleSize || data.readUInt32BE(stsz.start + 12 + sample * 4);
+      if (offset + size > data.length || size < 2) return chapters;
+      const length = Math.min(data.readUInt16BE(offset), size - 2);
+      const start = starts[sample];
+      if (start !== undefined) chapters.push({ title: data.toString('utf8', offset + 2, offset + 2 + length), start });
+      offset += size;
+    }
   }
   return chapters;
 }
