@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { createLogger } from '@folio/logger';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +21,8 @@ import { readEpub, InvalidContentError } from '../src/ingest/epub.js';
 import { buildPreviewEpub } from '../src/ingest/epub-preview.js';
 import { ingestIssue, keys, type IngestDeps } from '../src/ingest/ingest.js';
 import { PackageFiles } from '../src/media/package-files.js';
+import { startMediaServer } from '../src/media/server.js';
+import { MediaUrls } from '../src/media/signing.js';
 import { TextIndexStore } from '../src/search/index-store.js';
 import { LocalDiskStorage } from '../src/storage/local-disk.js';
 
@@ -181,6 +184,24 @@ describe('EPUBs from pandoc', () => {
     ]);
     expect(manifest.epub!.toc.map((entry) => entry.href)).toEqual(['text/chapter one.xhtml#niebla', 'text/capítulo 2.xhtml#cuerda', 'text/灯塔.xhtml#faro']);
     expect(chapters[2]).toContain('La cuerda azul');
+    // Over HTTP, each name encoded once per segment (as the Readium manifest links it) is served.
+    const urls = new MediaUrls('http://127.0.0.1:1/media', 'foreign-epubs-test-signing-key', 600);
+    const media = await startMediaServer(
+      { storage, urls, logger: createLogger({ service: 'reader', level: 'silent' }), coverKeyOf: async () => null },
+      0,
+      '127.0.0.1',
+    );
+    try {
+      const prefix = urls.signedPackagePrefix(keys.epub(8, nextIssue - 1)).replace('http://127.0.0.1:1/media', `http://127.0.0.1:${media.port}`);
+      for (const chapter of manifest.epub!.spine) {
+        const response = await fetch(prefix + chapter.href.split('/').map(encodeURIComponent).join('/'));
+        expect(response.status, chapter.href).toBe(200);
+        expect(await response.text()).toContain('<body');
+      }
+      expect((await fetch(`${prefix}text/chapter%2520one.xhtml`)).status).toBe(404);
+    } finally {
+      await media.close();
+    }
     const preview = await readEpub(await buildPreviewEpub(await readFile(file), 3));
     expect(preview.toc.map((entry) => entry.title)).toEqual(['Niebla', 'La cuerda']);
   });
