@@ -159,7 +159,15 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
 
     const coverKeyOf = (issueId: number) => store.manifests.coverKeyOf(issueId);
     const media = await startMediaServer(
-      { storage, urls, logger, coverKeyOf, rasters: new CoverRasters(storage), archiveLimits: archiveLimitsOf(config) },
+      {
+        storage,
+        urls,
+        logger,
+        coverKeyOf,
+        rasters: new CoverRasters(storage),
+        archiveLimits: archiveLimitsOf(config),
+        packageBytesInFlight: config.PACKAGE_MAX_MB_IN_FLIGHT * 1024 * 1024,
+      },
       config.MEDIA_PORT,
       config.MEDIA_HOST,
     );

@@ -84,6 +84,8 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     ARCHIVE_MAX_TOTAL_MB: env.int(1_024).pipe(z.number().min(1).max(4_000)),
     ARCHIVE_MAX_RATIO: env.int(100).pipe(z.number().min(2)),
     ARCHIVE_MAX_XML_MB: env.int(8).pipe(z.number().min(1)),
+    /** Package files (the package path) being inflated whole at once, over all requests; at least one file's cap. */
+    PACKAGE_MAX_MB_IN_FLIGHT: env.int(128).pipe(z.number().min(1)),
     /** One ingest (reading and converting one issue's files) is aborted after this long; its poppler processes are killed. */
     INGEST_DEADLINE_SECONDS: env.int(900).pipe(z.number().min(5)),
     /** One poppler run (text, outline, a range of page images) is killed after this long. */

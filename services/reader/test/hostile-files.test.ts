@@ -17,7 +17,7 @@ import { createLogger } from '@folio/logger';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ArchiveError, BoundedZip, DEFAULT_ARCHIVE_LIMITS } from '../src/archive/zip-reader.js';
+import { ArchiveError, BoundedZip, DEFAULT_ARCHIVE_LIMITS, InflateBudget } from '../src/archive/zip-reader.js';
 import { buildPdf } from '../src/build/pdf.js';
 import { openReaderStore } from '../src/data/repositories.js';
 import { InvalidContentError } from '../src/ingest/epub.js';
@@ -161,6 +161,36 @@ describe('stored packages at read time (package path, preview builder)', () => {
     expect((await packages.read(key, 'chapter-2.xhtml'))?.toString()).toContain('<h1>Two</h1>');
     const honest = await stored('image-bomb.epub', 7203);
     await expect(packages.read(honest, 'chapter-1.xhtml')).rejects.toBeInstanceOf(ArchiveError);
+  });
+
+  it('when many package files are requested at once, then what they inflate at a time stays within the shared budget', async () => {
+    const keys = [await stored('good.epub', 7205), await stored('good.epub', 7206)];
+    const packages = new PackageFiles(storage, { ...DEFAULT_ARCHIVE_LIMITS, maxEntryBytes: 1024 }, 1024);
+    const paths = ['chapter-1.xhtml', 'nav.xhtml', 'content.opf', 'chapter-1.xhtml', 'nav.xhtml', 'content.opf'];
+    const files = await Promise.all(keys.flatMap((key) => paths.map((path) => packages.read(key, path))));
+    expect(files.every((file) => file && file.length > 0)).toBe(true);
+    expect(packages.budget.peak).toBeGreaterThan(0);
+    // Together they are about 5 KB.
+    expect(packages.budget.peak).toBeLessThanOrEqual(1024);
+  });
+
+  it('when the budget is taken, then later reads wait in line and start as bytes are given back', async () => {
+    const budget = new InflateBudget(100);
+    const started: number[] = [];
+    const take = (bytes: number, id: number) => budget.take(bytes).then((taken) => (started.push(id), taken));
+    const first = await take(60, 1);
+    const second = take(60, 2);
+    const third = take(10, 3);
+    await new Promise(setImmediate);
+    expect(started).toEqual([1]); // 3 would fit, but waits behind 2
+    budget.give(first);
+    expect(await second).toBe(60);
+    expect(await third).toBe(10);
+    expect(started).toEqual([1, 2, 3]);
+    expect(budget.peak).toBe(70);
+    budget.give(60);
+    budget.give(10);
+    expect(await budget.take(500)).toBe(100); // one read bigger than the budget takes it all
   });
 
   it('when the media server is asked for the bomb inside a package, then 422 with the reason, and the other files still serve', async () => {

@@ -71,6 +71,45 @@ export interface OpenOptions {
   label?: string;
   /** Aborts every read still running or started later (the ingest's deadline). */
   signal?: AbortSignal;
+  /** Shared with other archives: whole-entry reads wait their turn while it is spent. */
+  budget?: InflateBudget;
+}
+
+/**
+ * Bytes that concurrent whole-entry reads may hold at once: a read takes its
+ * entry's declared size (at most the whole budget) before it inflates and gives
+ * it back when done, waiting in line while the rest is taken. Many requests for
+ * big files of many packages then cost the budget, not their sum.
+ */
+export class InflateBudget {
+  private used = 0;
+  private readonly waiting: { bytes: number; start: () => void }[] = [];
+  /** The most bytes ever taken at once. */
+  peak = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  async take(bytes: number): Promise<number> {
+    const taken = Math.min(bytes, this.maxBytes);
+    if (this.waiting.length === 0 && this.used + taken <= this.maxBytes) this.reserve(taken);
+    // First come, first served: give() reserves the bytes of the head of the line before it starts it.
+    else await new Promise<void>((start) => this.waiting.push({ bytes: taken, start }));
+    return taken;
+  }
+
+  give(bytes: number): void {
+    this.used -= bytes;
+    while (this.waiting.length > 0 && this.used + this.waiting[0]!.bytes <= this.maxBytes) {
+      const next = this.waiting.shift()!;
+      this.reserve(next.bytes);
+      next.start();
+    }
+  }
+
+  private reserve(bytes: number): void {
+    this.used += bytes;
+    this.peak = Math.max(this.peak, this.used);
+  }
 }
 
 /** Directory entries end with a slash; they carry no data. */
@@ -105,24 +144,25 @@ export class BoundedZip {
     readonly limits: ArchiveLimits,
     private readonly label: string,
     private readonly signal: AbortSignal | undefined,
+    private readonly budget: InflateBudget | undefined,
   ) {}
 
   /** An archive held in memory (the ingest has read the file). */
   static async fromBuffer(data: Buffer, limits: ArchiveLimits, options: OpenOptions = {}): Promise<BoundedZip> {
     const label = options.label ?? 'the archive';
     checkArchiveSize(data.length, limits, label);
-    return BoundedZip.open(() => yauzl.fromBufferPromise(data, OPEN_OPTIONS), limits, label, options.signal);
+    return BoundedZip.open(() => yauzl.fromBufferPromise(data, OPEN_OPTIONS), limits, label, options);
   }
 
   /** An archive read by byte ranges: only the central directory and the entries read are fetched. */
   static async fromSource(source: RangeSource, limits: ArchiveLimits, options: OpenOptions = {}): Promise<BoundedZip> {
     const label = options.label ?? 'the archive';
     checkArchiveSize(source.size, limits, label);
-    return BoundedZip.open(() => yauzl.fromRandomAccessReaderPromise(new StorageRangeReader(source), source.size, OPEN_OPTIONS), limits, label, options.signal);
+    return BoundedZip.open(() => yauzl.fromRandomAccessReaderPromise(new StorageRangeReader(source), source.size, OPEN_OPTIONS), limits, label, options);
   }
 
-  private static async open(opening: () => Promise<yauzl.ZipFile>, limits: ArchiveLimits, label: string, signal: AbortSignal | undefined): Promise<BoundedZip> {
-    signal?.throwIfAborted();
+  private static async open(opening: () => Promise<yauzl.ZipFile>, limits: ArchiveLimits, label: string, options: OpenOptions): Promise<BoundedZip> {
+    options.signal?.throwIfAborted();
     let zip: yauzl.ZipFile;
     try {
       zip = await opening();
@@ -153,7 +193,7 @@ export class BoundedZip {
         // yauzl's own refusals: names outside the archive, sizes that disagree, a damaged directory.
         throw new ArchiveError(`${label} cannot be read safely: ${(error as Error).message}`);
       }
-      return new BoundedZip(zip, byName, limits, label, signal);
+      return new BoundedZip(zip, byName, limits, label, options.signal, options.budget);
     } catch (error) {
       zip.close();
       throw error;
@@ -191,9 +231,17 @@ export class BoundedZip {
   async read(name: string, maxBytes: number = this.limits.maxEntryBytes): Promise<Buffer | null> {
     const entry = this.byName.get(name);
     if (!entry) return null;
-    const chunks: Buffer[] = [];
-    const size = await this.inflate(entry, Math.min(maxBytes, this.limits.maxEntryBytes), (chunk) => chunks.push(chunk));
-    return Buffer.concat(chunks, size);
+    const cap = Math.min(maxBytes, this.limits.maxEntryBytes);
+    // Refused before waiting for the budget; then the read holds its declared size of it while it inflates.
+    if (entry.uncompressedSize > cap) return this.inflate(entry, cap, () => {}).then(() => null);
+    const taken = (await this.budget?.take(entry.uncompressedSize)) ?? 0;
+    try {
+      const chunks: Buffer[] = [];
+      const size = await this.inflate(entry, cap, (chunk) => chunks.push(chunk));
+      return Buffer.concat(chunks, size);
+    } finally {
+      this.budget?.give(taken);
+    }
   }
 
   /** An XML document's bytes, held to the XML cap (the DOM of a document costs several times its size). */

@@ -6,7 +6,7 @@
 // their central directory is in memory, entries are read by byte range from
 // storage and inflated within the archive limits, one request at a time each.
 import { posix } from 'node:path';
-import { BoundedZip, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from '../archive/zip-reader.js';
+import { BoundedZip, DEFAULT_ARCHIVE_LIMITS, InflateBudget, type ArchiveLimits } from '../archive/zip-reader.js';
 import { deobfuscate, encryptionDeclarations, EpubPathError, readPackageLayout } from '../ingest/epub-package.js';
 import type { ContentStorage } from '../storage/storage.js';
 
@@ -24,10 +24,16 @@ interface OpenPackage {
 export class PackageFiles {
   private readonly open = new Map<string, Promise<OpenPackage | null>>();
 
+  /** Files of every open package, read whole at once by concurrent requests, hold this much at most. */
+  readonly budget: InflateBudget;
+
   constructor(
     private readonly storage: ContentStorage,
     private readonly limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
-  ) {}
+    bytesInFlight: number = 2 * limits.maxEntryBytes,
+  ) {
+    this.budget = new InflateBudget(Math.max(bytesInFlight, limits.maxEntryBytes));
+  }
 
   /**
    * The bytes of `path` (relative to the package document) in the EPUB at `epubKey`; null when either is missing.
@@ -61,7 +67,7 @@ export class PackageFiles {
 
   private async load(epubKey: string, size: number): Promise<OpenPackage | null> {
     const source = { size, stream: (start: number, end: number) => this.storage.stream(epubKey, { start, end }) };
-    const zip = await BoundedZip.fromSource(source, this.limits, { label: 'the EPUB' });
+    const zip = await BoundedZip.fromSource(source, this.limits, { label: 'the EPUB', budget: this.budget });
     // The same root the ingest named the chapters from; a package whose container or package document
     // does not parse serves nothing (it was refused at ingest).
     const readText = async (path: string) => (await zip.readXml(path))?.toString('utf8');

@@ -31,6 +31,8 @@ export interface MediaServerOptions {
   rasters?: CoverRasters;
   /** Bounds of the EPUB packages whose files are served one by one (the defaults otherwise). */
   archiveLimits?: ArchiveLimits;
+  /** Bytes of package files being inflated at once, over all requests (twice the per-file cap otherwise). */
+  packageBytesInFlight?: number;
 }
 
 export interface RunningMediaServer {
@@ -40,7 +42,7 @@ export interface RunningMediaServer {
 }
 
 export async function startMediaServer(options: MediaServerOptions, port: number, host: string): Promise<RunningMediaServer> {
-  const packages = new PackageFiles(options.storage, options.archiveLimits);
+  const packages = new PackageFiles(options.storage, options.archiveLimits, options.packageBytesInFlight);
   const server = createServer((request, response) => {
     handle(options, packages, request, response).catch((error: unknown) => {
       options.logger.error({ err: error, url: request.url }, 'media request failed');
