@@ -273,6 +273,29 @@ describe('EPUBs from pandoc', () => {
     expect(extract.segments.map((segment) => segment.text).join('\n')).toContain('La cuerda azul era de la fábrica de velas (Ana Autora)\u00a0—');
   });
 
+  it('when documents are UTF-16 or ISO-8859-1, as their byte-order mark or XML declaration says, then their text is read right', async () => {
+    const file = await rewrite(epub3, 'encodings.epub', {
+      encode: { 'EPUB/content.opf': 'utf-16', 'EPUB/nav.xhtml': 'utf-16', 'EPUB/text/ch002.xhtml': 'iso-8859-1' },
+    });
+    const { manifest, chapters } = await ingestAndRead(file);
+    expect(manifest.title).toBe('Relatos del río');
+    expect(titles(manifest.epub!.toc)).toEqual(['Niebla', 'La cuerda', 'El faro']);
+    expect(chapters).toHaveLength(4);
+    const extract = await readEpub(await readFile(file));
+    expect(extract.segments.map((segment) => segment.text).join('\n')).toContain('La cuerda azul era de la fábrica de velas.');
+    // The chapter's length is its stored bytes (Readium positions count those).
+    const stored = await exec('python3', [
+      '-c',
+      'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).getinfo(sys.argv[2]).file_size)',
+      file,
+      'EPUB/text/ch002.xhtml',
+    ]);
+    expect(manifest.epub!.spine[2]!.bytes).toBe(Number(stored.stdout.trim()));
+    const preview = await readEpub(await buildPreviewEpub(await readFile(file), 2));
+    expect(preview.title).toBe('Relatos del río');
+    expect(preview.spine).toHaveLength(2);
+  });
+
   it('when a manifest href leaves the archive, then ingest refuses it with the item named', async () => {
     const opf = await entry(epub3, 'EPUB/content.opf');
     const file = await rewrite(epub3, 'escape.epub', { put: { 'EPUB/content.opf': opf.replace('href="text/ch001.xhtml"', 'href="../../ch001.xhtml"') } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EpubPathError, expandInternalEntities, nameInPackage, packageDocumentPath, packageRoot, resolveHref } from './epub-package.js';
+import { asUtf8Xml, decodeXml, EpubPathError, expandInternalEntities, nameInPackage, packageDocumentPath, packageRoot, resolveHref } from './epub-package.js';
 
 describe('EPUB package paths', () => {
   it('when an href is resolved, then it is decoded once, its fragment and query cut off, and ../ kept inside the archive', () => {
@@ -36,5 +36,14 @@ describe('EPUB package paths', () => {
     expect(expandInternalEntities('<p>&a;</p>')).toBe('<p>&a;</p>');
     const big = `<!DOCTYPE x [<!ENTITY k "${'k'.repeat(1000)}">]><x>${'&k;'.repeat(2000)}</x>`;
     expect(() => expandInternalEntities(big)).toThrow(/expand past/);
+  });
+
+  it('when a document is UTF-16 or declares a single-byte encoding, then it is decoded as an XML parser would', () => {
+    const xml = '<?xml version="1.0" encoding="UTF-16"?><p>río</p>';
+    expect(decodeXml(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')]))).toBe(xml);
+    expect(decodeXml(Buffer.from("<?xml version='1.0' encoding='ISO-8859-1'?><p>r\xedo</p>", 'latin1'))).toContain('<p>río</p>');
+    expect(decodeXml(Buffer.from('\uFEFF<p>río</p>', 'utf8'))).toBe('<p>río</p>');
+    expect(decodeXml(Buffer.from('<?xml version="1.0" encoding="x-unknown"?><p>río</p>', 'utf8'))).toContain('río');
+    expect(asUtf8Xml(xml).toString('utf8')).toBe('<?xml version="1.0" encoding="UTF-8"?><p>río</p>');
   });
 });

@@ -228,3 +228,27 @@ export function expandInternalEntities(source: string): string {
   if (added > MAX_EXPANSION_BYTES) throw new EpubPathError(`the document's entities expand past ${MAX_EXPANSION_BYTES} bytes`);
   return source.slice(0, bodyStart) + body;
 }
+
+/**
+ * An XML document's text from its bytes, as an XML parser reads them: UTF-16 by its byte-order mark (EPUB
+ * allows UTF-8 and UTF-16), else the encoding its XML declaration names when the platform knows it (older
+ * tools write ISO-8859-1 or windows-1252), else UTF-8. A UTF-8 byte-order mark is dropped.
+ */
+export function decodeXml(data: Buffer): string {
+  if (data[0] === 0xff && data[1] === 0xfe) return new TextDecoder('utf-16le').decode(data.subarray(2));
+  if (data[0] === 0xfe && data[1] === 0xff) return new TextDecoder('utf-16be').decode(data.subarray(2));
+  const declared = /^(?:\uFEFF)?<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(data.subarray(0, 256).toString('latin1'))?.[1]?.toLowerCase();
+  if (declared && declared !== 'utf-8' && declared !== 'utf8' && !declared.startsWith('utf-16')) {
+    try {
+      return new TextDecoder(declared).decode(data);
+    } catch {
+      // an encoding the platform does not know: read as UTF-8
+    }
+  }
+  return new TextDecoder('utf-8').decode(data);
+}
+
+/** A document serialized again (UTF-8): its XML declaration says so. */
+export function asUtf8Xml(serialized: string): Buffer {
+  return Buffer.from(serialized.replace(/^(<\?xml[^>]*?\bencoding\s*=\s*)(["'])[^"']*\2/, '$1$2UTF-8$2'), 'utf8');
+}

@@ -8,7 +8,7 @@
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { ArchiveError, BoundedZip, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits, type RangeSource } from '../archive/zip-reader.js';
 import { ZipWriter } from '../archive/zip-writer.js';
-import { EpubPathError, folderOf, readPackageLayout, resolveHref, type PackageLayout } from './epub-package.js';
+import { asUtf8Xml, decodeXml, EpubPathError, folderOf, readPackageLayout, resolveHref, type PackageLayout } from './epub-package.js';
 import { InvalidContentError } from './epub.js';
 
 type Element = ReturnType<DOMParser['parseFromString']>['documentElement'] & object;
@@ -32,7 +32,10 @@ export async function buildPreviewEpub(full: Buffer | RangeSource, chapters: num
 }
 
 async function cutPackage(zip: BoundedZip, chapters: number): Promise<Buffer> {
-  const readText = async (name: string) => (await zip.readXml(name))?.toString('utf8');
+  const readText = async (name: string) => {
+    const data = await zip.readXml(name);
+    return data ? decodeXml(data) : undefined;
+  };
   /** Documents of the package rewritten here, by path in the zip. */
   const rewritten = new Map<string, Buffer>();
 
@@ -60,7 +63,7 @@ async function cutPackage(zip: BoundedZip, chapters: number): Promise<Buffer> {
     if (path) removedFiles.add(path);
     item.parentNode?.removeChild(item);
   }
-  rewritten.set(opfPath, Buffer.from(new XMLSerializer().serializeToString(opf)));
+  rewritten.set(opfPath, asUtf8Xml(new XMLSerializer().serializeToString(opf)));
 
   // Navigation entries pointing at removed documents go too.
   const nav = [...items.values()].find((item) => (item.getAttribute('properties') ?? '').split(/\s+/).includes('nav'));
@@ -75,7 +78,7 @@ async function cutPackage(zip: BoundedZip, chapters: number): Promise<Buffer> {
         const li = link.parentNode;
         li?.parentNode?.removeChild(li);
       }
-      rewritten.set(navPath, Buffer.from(new XMLSerializer().serializeToString(document)));
+      rewritten.set(navPath, asUtf8Xml(new XMLSerializer().serializeToString(document)));
     }
   }
 
@@ -91,7 +94,7 @@ async function cutPackage(zip: BoundedZip, chapters: number): Promise<Buffer> {
       const point = content.parentNode;
       point?.parentNode?.removeChild(point);
     }
-    rewritten.set(ncxPath, Buffer.from(new XMLSerializer().serializeToString(document)));
+    rewritten.set(ncxPath, asUtf8Xml(new XMLSerializer().serializeToString(document)));
   }
 
   // The mimetype entry stays first and stored, as the OCF container requires.

@@ -8,6 +8,7 @@ import { ArchiveError, BoundedZip, DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } 
 import type { TextSegment } from '../search/text-index.js';
 import { countWords } from '../search/text.js';
 import {
+  decodeXml,
   encryptionDeclarations,
   EpubPathError,
   expandInternalEntities,
@@ -145,6 +146,11 @@ function parseXml(source: string, what: string): XNode {
 
 /** An XML document of the package, held to the archive's XML cap while it inflates. */
 async function readEntry(zip: BoundedZip, path: string): Promise<string> {
+  return (await readDocument(zip, path)).text;
+}
+
+/** The document's text (decoded as an XML parser would) and its length in bytes as stored. */
+async function readDocument(zip: BoundedZip, path: string): Promise<{ text: string; bytes: number }> {
   let data: Buffer | null;
   try {
     data = await zip.readXml(path);
@@ -152,7 +158,7 @@ async function readEntry(zip: BoundedZip, path: string): Promise<string> {
     throw error instanceof ArchiveError ? new InvalidContentError(error.message) : error;
   }
   if (!data) throw new InvalidContentError(`the EPUB has no ${path}`);
-  return data.toString('utf8');
+  return { text: decodeXml(data), bytes: data.length };
 }
 
 export interface ReadEpubOptions {
@@ -214,7 +220,7 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
     if (!item) throw new InvalidContentError(`spine item ${idref} is not in the manifest`);
     const path = item.path;
     if (!path) throw new InvalidContentError(`spine item ${idref} (${item.href}) is outside the EPUB`);
-    const source = await readEntry(zip, path);
+    const { text: source, bytes } = await readDocument(zip, path);
     const document = parseXml(source, path);
     const docStep = `/${spineStep}/${(index + 1) * 2}[${idref}]`;
     // A navigation document in the spine is read like any chapter but not indexed: a search
@@ -230,7 +236,7 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
     });
     const heading = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((h) => descendants(document, h)[0]).find(Boolean);
     const docTitle = text(heading) || text(descendants(document, 'title')[0]);
-    spine.push({ href: nameInPackage(root, path), idref, title: docTitle, words, bytes: Buffer.byteLength(source), path });
+    spine.push({ href: nameInPackage(root, path), idref, title: docTitle, words, bytes, path });
     totalWords += words;
   }
   if (spine.length === 0) throw new InvalidContentError('the spine is empty');

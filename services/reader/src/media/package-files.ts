@@ -7,7 +7,7 @@
 // storage and inflated within the archive limits, one request at a time each.
 import { posix } from 'node:path';
 import { BoundedZip, DEFAULT_ARCHIVE_LIMITS, InflateBudget, type ArchiveLimits } from '../archive/zip-reader.js';
-import { deobfuscate, encryptionDeclarations, EpubPathError, readPackageLayout } from '../ingest/epub-package.js';
+import { decodeXml, deobfuscate, encryptionDeclarations, EpubPathError, readPackageLayout } from '../ingest/epub-package.js';
 import type { ContentStorage } from '../storage/storage.js';
 
 const KEEP = 8;
@@ -70,7 +70,10 @@ export class PackageFiles {
     const zip = await BoundedZip.fromSource(source, this.limits, { label: 'the EPUB', budget: this.budget });
     // The same root the ingest named the chapters from; a package whose container or package document
     // does not parse serves nothing (it was refused at ingest).
-    const readText = async (path: string) => (await zip.readXml(path))?.toString('utf8');
+    const readText = async (path: string) => {
+      const data = await zip.readXml(path);
+      return data ? decodeXml(data) : undefined;
+    };
     const opened = await (async () => {
       const layout = await readPackageLayout(readText);
       const { obfuscated } = encryptionDeclarations(await readText('META-INF/encryption.xml'));

@@ -1,7 +1,8 @@
 # Rewrites an EPUB made by another tool (pandoc) into the shapes other tools
 # produce, with Python's zipfile (independent of the reader's own zip code):
 #   python3 rewrite-zip.py <source> <target>  < {"rename": {old: new}, "edit": {name: [[from, to], ...]}, "put": {name: text},
-#                                                "obfuscate": {"names": [...], "algorithm": "idpf" | "adobe", "identifier": "..."}}
+#                                                "obfuscate": {"names": [...], "algorithm": "idpf" | "adobe", "identifier": "..."},
+#                                                "encode": {name: "utf-16" | "iso-8859-1"}}
 # Renames apply to the entry names, edits (plain text replacements) to the
 # renamed entries; `mimetype` stays first and stored, as the OCF container asks.
 # Obfuscation follows the OCF specification (IDPF: the first 1040 bytes XORed
@@ -25,6 +26,7 @@ source, target = sys.argv[1], sys.argv[2]
 spec = json.load(sys.stdin)
 rename, edit, put = spec.get("rename", {}), spec.get("edit", {}), spec.get("put", {})
 obfuscation = spec.get("obfuscate", {"names": []})
+encode = spec.get("encode", {})
 with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w") as zout:
     names = zin.namelist()
     order = ["mimetype"] + [n for n in names if n != "mimetype"]
@@ -38,6 +40,10 @@ with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w") as zout:
             data = text.replace(old, new).encode("utf-8")
         if new_name in put:
             data = put.pop(new_name).encode("utf-8")
+        if new_name in encode:
+            # The XML declaration names the new encoding; UTF-16 starts with its byte-order mark.
+            text = data.decode("utf-8").replace('encoding="UTF-8"', f'encoding="{encode[new_name].upper()}"', 1)
+            data = text.encode(encode[new_name])
         if new_name in obfuscation["names"]:
             data = obfuscate(data, obfuscation["algorithm"], obfuscation["identifier"])
         method = zipfile.ZIP_STORED if new_name == "mimetype" else zipfile.ZIP_DEFLATED
