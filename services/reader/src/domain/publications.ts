@@ -188,7 +188,12 @@ export class Publications {
       duration: total > 0 ? total : null,
       readingOrder: links,
       resources: [],
-      toc: links.map(({ href, type, title }) => ({ href, type, title })),
+      // A track's chapters (as its file marks them) are its entries, each a media fragment of the track.
+      toc: links.map(({ href, type, title }, index) => {
+        const chapters = tracks[index]!.chapters ?? [];
+        const children = chapters.map((chapter) => ({ href: `${href}#t=${chapter.start}`, type, title: chapter.title }));
+        return { href, type, title, ...(children.length > 0 && { children }) };
+      }),
       links: [],
     };
   }
