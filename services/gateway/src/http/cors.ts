@@ -112,7 +112,8 @@ export class Cors {
     private readonly options: CorsOptions,
   ) {
     const documented = routes.flatMap((route) => Object.values(route.responses).flatMap((response) => Object.keys(response.headers ?? {})));
-    this.exposed = [...new Set([...ALWAYS_EXPOSED, ...documented])].join(', ');
+    // Set-Cookie is never readable by a page, exposed or not.
+    this.exposed = [...new Set([...ALWAYS_EXPOSED, ...documented])].filter((name) => name.toLowerCase() !== 'set-cookie').join(', ');
     this.development = options.production ? [] : DEVELOPMENT_WEB_ORIGINS;
     for (const route of routes) {
       const method = route.method.toUpperCase() as HTTPMethod;
