@@ -154,6 +154,42 @@ describe('store search', () => {
   });
 });
 
+describe('store search in languages written without spaces', () => {
+  let t: TestCatalog;
+  beforeAll(async () => {
+    t = await startTestCatalog();
+  });
+  afterAll(() => t?.stop());
+
+  it('when an issue is described in Japanese, then a word inside its sentence, a two-character query and a one-character query are answered', async () => {
+    const issue = {
+      id: 5200,
+      tenant_id: 5,
+      name: '東京案内',
+      slug: 'tokyo-annai',
+      type: 'epub',
+      lang: 'ja',
+      author: '山田太郎',
+      publisher: 'Dormant Press',
+      bisac: 'TRAVEL / Asia / Japan',
+      external_id: 'DP-JA',
+      published_at: '2025-02-01 09:00:00',
+      number_of_pages: 10,
+      description: '日本の首都です',
+    };
+    await seedCatalog(t.db, { collections: [], issues: [issue] } as CatalogDataset);
+    await t.commerce.seed({ issues: [{ ...issue, free: true, sale: 'individual', licensing: 'standard', prices: [] }], access: [], subscriptions: [] });
+    expect(await t.service.catchUpIndex()).toBeGreaterThanOrEqual(1);
+
+    for (const query of ['東京案内', '東京', '首都です', '首都', '山田']) {
+      const found = await t.client.searchStore({ tenantId: 5, userId: ANA, query, page: 1, scope: SCOPE_OWNED, lang: '' });
+      expect({ query, ids: idsOf(found.section) }).toEqual({ query, ids: [5200] });
+    }
+    const oneCharacter = await t.client.searchStore({ tenantId: 5, userId: ANA, query: '都', page: 1, scope: SCOPE_OWNED, lang: '' });
+    expect(oneCharacter.section).toBeDefined();
+  });
+});
+
 describe('global search', () => {
   let t: TestCatalog;
   const global = (userId: number, tenantIds: number[], query: string, appTenantId = 0) =>

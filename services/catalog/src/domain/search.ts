@@ -23,7 +23,7 @@ import { langOf, pageMeta, pageSlice, sectionTitle, type ListedIssue, type Secti
 import type { RankedQueries } from './ranked-queries.js';
 import { TopHits, type Hit } from './search-index.js';
 import type { Scope, Storefront } from './storefront.js';
-import { normalizeQuery, queryTerms } from './text.js';
+import { normalizeQuery, queryTerms, writtenWithoutSpaces } from './text.js';
 
 export const SEARCH_PAGE_SIZE = 8;
 export const DEFAULT_APP_TENANT = 1;
@@ -117,7 +117,8 @@ export class Search {
 
 function validate(query: string, page: number): { text: string; terms: string[]; page: number } {
   const { text, length } = normalizeQuery(query);
-  if (length < 2 || length > 128) {
+  // One character can be a word where words are written without spaces (山, 本).
+  if (length < (writtenWithoutSpaces(text) ? 1 : 2) || length > 128) {
     throw invalidArgument('The query must be between 2 and 128 characters.', { query: ['The query must be between 2 and 128 characters.'] });
   }
   return { text, terms: queryTerms(text), page: pageParam(page) };

@@ -29,8 +29,9 @@ const gzipAsync = promisify(gzip);
 
 export const SNAPSHOT_FORMAT = 2;
 
-/** Text that exercises every folding rule: a change of any of them changes the fingerprint. */
-const FOLDING_PROBE = "Crónicas STRASSE Straße ½ ﬁn Keeper's caffè Dvořák Conceição ǅemal Ⅻ 1.28.0 e-mail Zoë ÅNGSTRÖM İstanbul";
+/** Text that exercises every folding and word rule: a change of any of them changes the fingerprint. */
+const FOLDING_PROBE =
+  "Crónicas STRASSE Straße ½ ﬁn Keeper's 'l'atlas' caffè Dvořák Conceição ǅemal Ⅻ 1.28.0 e-mail Zoë ÅNGSTRÖM İstanbul 日本の首都です 北京是中国的首都 ภาษาไทย";
 
 /** Identifies the layout and the indexing rules a snapshot was built with. */
 export const SNAPSHOT_FINGERPRINT = createHash('sha256')

@@ -30,4 +30,16 @@ describe('search text', () => {
     expect(normalizeQuery('  Cro\u0301nicas ')).toEqual({ text: 'Crónicas', length: 8 });
     expect(normalizeQuery('e\u0301').length).toBe(1);
   });
+
+  it('when Japanese or Chinese text has no spaces, then its words are terms, in the index and in queries alike', () => {
+    expect(indexTerms('日本の首都です')).toEqual(['日本', 'の', '首都', 'です']);
+    expect(queryTerms('首都です')).toEqual(['首都', 'です']);
+    expect(queryTerms('東京')).toEqual(['東京']);
+    expect(indexTerms('北京是中国的首都')).toContain('首都');
+  });
+
+  it("when a word has an apostrophe (l'atlas), then it splits as in-issue search splits it (@folio/text)", () => {
+    expect(indexTerms("l'atlas")).toEqual(['latlas', 'l', 'atlas']);
+    expect(queryTerms("L'Atlas")).toEqual(['latlas']);
+  });
 });

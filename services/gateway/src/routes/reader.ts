@@ -7,6 +7,7 @@ import { reader } from '@folio/proto';
 import { route } from '../http/route.js';
 import {
   ErrorBody,
+  inIssueSearch,
   issueIdParams,
   LastLocation,
   PositionList,
@@ -258,7 +259,7 @@ export const readerRoutes = [
       'a range CFI for EPUB; matched words in `<mark>`. A preview session searches only its share.',
     auth: 'jwt+reader-token',
     tenant: 'single',
-    query: z.object({ search: z.string().min(4).max(128) }),
+    query: z.object({ search: inIssueSearch }),
     responses: { 200: { description: 'Up to 50 hits by relevance, matches in <mark>', schema: z.array(TextSearchHit) } },
     errors: { 403: 'A missing, corrupt, expired or foreign reader-token', 404: 'The issue has no searchable text' },
     handler: async ({ query, readerScope, services }) => {

@@ -1,5 +1,6 @@
 // Request building blocks and the wire shapes of the spec's resources. The
 // `id` in `.meta()` names a schema in the OpenAPI components.
+import { writtenWithoutSpaces } from '@folio/text';
 import { z } from 'zod';
 
 // ------------------------------------------------------------ requests --
@@ -16,6 +17,23 @@ export const queryInt = (options: { min?: number; max?: number; fallback?: numbe
 export const id = (description: string) => z.coerce.number().int().min(1).max(2_147_483_647).meta({ description });
 
 export const issueIdParams = z.object({ issue_id: id('Issue id') });
+
+const SEARCH_MIN = 4;
+
+/**
+ * An in-issue search (v1 and v2): 4-128 characters, or from 1 in Chinese,
+ * Japanese or Thai, where words are not separated by spaces and one
+ * character can be a word (reader's rule, @folio/text).
+ */
+export const inIssueSearch = z
+  .string()
+  .max(128)
+  .superRefine((value, context) => {
+    if (value.length < (writtenWithoutSpaces(value) ? 1 : SEARCH_MIN)) {
+      context.addIssue({ code: 'too_small', origin: 'string', minimum: SEARCH_MIN, inclusive: true, input: value });
+    }
+  })
+  .meta({ description: '4-128 characters (from 1 in Chinese, Japanese or Thai); diacritic- and case-insensitive', minLength: 1 });
 export const langSchema = z.enum(['en', 'es', 'pt', 'it']);
 
 /**

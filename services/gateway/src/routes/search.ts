@@ -1,4 +1,5 @@
 // Store search (one tenant) and global search (every tenant of the user): answered by catalog.
+import { writtenWithoutSpaces } from '@folio/text';
 import { z } from 'zod';
 import { route } from '../http/route.js';
 import { PagedSection, queryInt, scopeSchema } from './schemas.js';
@@ -11,18 +12,24 @@ const QUERY_MAX = 128;
 /**
  * `query`: 2-128 characters counted as catalog counts them (code points after
  * NFC normalization and trimming), so a decomposed `Cro\u0301nicas` or an
- * emoji is not longer here than there. Sent to catalog as it came.
+ * emoji is not longer here than there; 1 is enough in Chinese, Japanese or
+ * Thai, where one character can be a word (catalog's rule, @folio/text).
+ * Sent to catalog as it came.
  */
 export const searchQuery = z
   .string()
   .superRefine((value, context) => {
-    const length = [...value.normalize('NFC').trim()].length;
-    if (length < QUERY_MIN) context.addIssue({ code: 'too_small', origin: 'string', minimum: QUERY_MIN, inclusive: true, input: value });
+    const text = value.normalize('NFC').trim();
+    const length = [...text].length;
+    if (length < (writtenWithoutSpaces(text) ? 1 : QUERY_MIN))
+      context.addIssue({ code: 'too_small', origin: 'string', minimum: QUERY_MIN, inclusive: true, input: value });
     if (length > QUERY_MAX) context.addIssue({ code: 'too_big', origin: 'string', maximum: QUERY_MAX, inclusive: true, input: value });
   })
   .meta({
-    description: `${QUERY_MIN}-${QUERY_MAX} characters after NFC normalization and trimming; case- and accent-insensitive`,
-    minLength: QUERY_MIN,
+    description:
+      `${QUERY_MIN}-${QUERY_MAX} characters after NFC normalization and trimming (from 1 in Chinese, Japanese or Thai, where words ` +
+      'are not separated by spaces and one character can be a word); case- and accent-insensitive',
+    minLength: 1,
     maxLength: QUERY_MAX,
     example: 'cafe',
   });

@@ -5,7 +5,17 @@ import { z } from 'zod';
 import { reader } from '@folio/proto';
 import { route } from '../http/route.js';
 import { hitToWire } from './reader.js';
-import { id, IssueTextContent, noteCreateBodyV1, NoteV1, ReaderSessionV1, StoredReaderSession, TextSearchHit, updateNoteBody } from './schemas.js';
+import {
+  id,
+  inIssueSearch,
+  IssueTextContent,
+  noteCreateBodyV1,
+  NoteV1,
+  ReaderSessionV1,
+  StoredReaderSession,
+  TextSearchHit,
+  updateNoteBody,
+} from './schemas.js';
 import { exchangedSessionToWire, readerSessionOf, storedSessionToWire } from './reader-wire.js';
 import { annotationChangeOf, noteDraftOf, noteRenderer } from './wire.js';
 
@@ -159,7 +169,7 @@ export const v1Routes = [
     path: '/api/v1/issue-text-content',
     summary: 'Search the text of an issue',
     description: 'Up to 50 hits by relevance; matched words in `<b>`; `location` `page_<n>_section_<m>` (PDF page or EPUB spine position, paragraph).',
-    query: z.object({ issue_id: id('Issue id'), search: z.string().min(4).max(128) }),
+    query: z.object({ issue_id: id('Issue id'), search: inIssueSearch }),
     responses: { 200: { description: 'Up to 50 hits, matches in <b>, location page_<n>_section_<n>', schema: z.array(TextSearchHit) } },
     errors: { 403: 'The tenant has no access to the issue, or a refused reader-token', 404: 'The issue has no indexed text' },
     handler: async ({ query, readerScope, services }) => {

@@ -9,6 +9,7 @@
 import { invalidArgument, notFound, permissionDenied } from '@folio/errors';
 import type { TextIndexStore } from '../search/index-store.js';
 import { cfiOfRange, queryWords, renderSnippet } from '../search/text-index.js';
+import { writtenWithoutSpaces } from '../search/text.js';
 import type { Peers } from './ports.js';
 import type { ManifestRepository } from './store.js';
 
@@ -42,7 +43,10 @@ export class TextSearch {
   async search(input: { session: SearchSession; search: string; api: 'v1' | 'v2'; issueId?: number | undefined }): Promise<TextHit[]> {
     const search = input.search.trim();
     const length = [...search].length;
-    if (length < 4 || length > 128) throw invalidArgument('The given data was invalid.', { search: ['must be between 4 and 128 characters'] });
+    // One character can be a word where words are not separated by spaces (Chinese, Japanese, Thai).
+    if (length < (writtenWithoutSpaces(search) ? 1 : 4) || length > 128) {
+      throw invalidArgument('The given data was invalid.', { search: ['must be between 4 and 128 characters (from 1 in Chinese, Japanese or Thai)'] });
+    }
     if (input.api === 'v1' && !(Number.isInteger(input.issueId) && input.issueId! > 0)) {
       throw invalidArgument('The given data was invalid.', { issue_id: ['is required and must be a positive integer'] });
     }

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { cfiOfRange, queryWords, renderSnippet, TextIndex, type TextSegment } from './text-index.js';
 import { normalizeTerm, tokenize } from './text.js';
@@ -87,6 +88,43 @@ describe('text index search', () => {
 
   it('when the query repeats a word in other forms, then query words are deduplicated as typed', () => {
     expect(queryWords('Café cafe, RÍO')).toEqual(['Café', 'RÍO']);
+  });
+
+  it('when Japanese or Chinese text has no spaces, then a word inside a sentence is found and marked, also with a short query', () => {
+    const cjk = TextIndex.build([page(1, '東京は日本の首都です。'), page(2, '北京是中国的首都。'), page(3, 'The harbour at dawn.')]);
+    // Both words of the query in page 1, one in page 2: page 1 first.
+    expect(cjk.search('首都です').map((hit) => hit.segment.page)).toEqual([1, 2]);
+    expect(
+      cjk
+        .search('首都')
+        .map((hit) => hit.segment.page)
+        .sort(),
+    ).toEqual([1, 2]);
+    const [hit] = cjk.search('東京');
+    expect(renderSnippet(hit!, 'mark')).toBe('<mark>東京</mark>は日本の首都です。');
+    expect(queryWords('首都です')).toEqual(['首都', 'です']);
+  });
+
+  it("when a word has an apostrophe (l'atlas), then it is found by its joined form and by its parts, as in store search", () => {
+    const french = TextIndex.build([page(1, "Il ouvre l'atlas du monde."), page(2, 'Un atlas de poche.')]);
+    expect(french.search("l'atlas").map((hit) => hit.segment.page)).toEqual([1]);
+    expect(
+      french
+        .search('atlas')
+        .map((hit) => hit.segment.page)
+        .sort(),
+    ).toEqual([1, 2]);
+    expect(renderSnippet(french.search('atlas monde')[0]!, 'mark')).toBe('Il ouvre l&#39;<mark>atlas</mark> du <mark>monde</mark>.');
+  });
+
+  it('when a stored index is of the first format (words cut by the old rule), then it is rebuilt from its sections', () => {
+    const segments = [page(1, '東京は日本の首都です。')];
+    const old = gzipSync(JSON.stringify({ v: 1, segments, lengths: [1], postings: { 東京は日本の首都です: [0, 0] } }));
+    expect(
+      TextIndex.deserialize(old)
+        .search('首都')
+        .map((hit) => hit.segment.page),
+    ).toEqual([1]);
   });
 });
 

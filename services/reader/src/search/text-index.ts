@@ -11,7 +11,7 @@
 // that grows as the matched terms stand closer together (the smallest window
 // holding one occurrence of each). Matching is diacritic- and case-insensitive.
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { escapeHtml, normalizeTerm, tokenize, type Token } from './text.js';
+import { escapeHtml, queryTokens, tokenize, type Token } from './text.js';
 
 export interface TextSegment {
   /** 1-based: the PDF page or the EPUB spine position. */
@@ -36,7 +36,8 @@ const PROXIMITY_WEIGHT = 0.6;
 const PREFIX_WEIGHT = 0.85;
 const MAX_PREFIX_EXPANSIONS = 64;
 const MAX_QUERY_TERMS = 16;
-const FORMAT_VERSION = 1;
+/** 2: words split by @folio/text (apostrophes, dictionary scripts). An index of an older format is rebuilt from its sections. */
+const FORMAT_VERSION = 2;
 
 export interface IndexHit {
   segment: TextSegment;
@@ -103,6 +104,8 @@ export class TextIndex {
 
   static deserialize(data: Buffer): TextIndex {
     const body = JSON.parse(gunzipSync(data).toString('utf8')) as Serialized;
+    // Sections are stored whole, so an index cut into terms by older rules is rebuilt under the current ones.
+    if (body.v === 1) return TextIndex.build(body.segments);
     if (body.v !== FORMAT_VERSION) throw new Error(`text index format ${body.v} is not supported`);
     const postings = new Map<string, Int32Array>();
     for (const term of Object.keys(body.postings)) postings.set(term, Int32Array.from(body.postings[term]!));
@@ -124,7 +127,7 @@ export class TextIndex {
   /** Distinct normalized query terms, in query order (the last one is also a prefix). */
   static queryTerms(search: string): string[] {
     const seen = new Set<string>();
-    for (const token of tokenize(search)) seen.add(token.term);
+    for (const token of queryTokens(search)) seen.add(token.term);
     return [...seen].slice(0, MAX_QUERY_TERMS);
   }
 
@@ -321,12 +324,10 @@ export function queryWords(search: string): string[] {
   // The query's words as typed (deduplicated by their normalized form).
   const seen = new Set<string>();
   const words: string[] = [];
-  const pattern = /[\p{L}\p{M}\p{N}]+/gu;
-  for (const match of search.matchAll(pattern)) {
-    const term = normalizeTerm(match[0]);
+  for (const { term, start, end } of queryTokens(search)) {
     if (!seen.has(term)) {
       seen.add(term);
-      words.push(match[0]);
+      words.push(search.slice(start, end));
     }
   }
   return words.slice(0, MAX_QUERY_TERMS);
