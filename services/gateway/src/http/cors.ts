@@ -198,6 +198,8 @@ export class Cors {
     if (originAllowed(origin, this.development)) return true;
     if (!parseOrigin(origin, false)) return false;
     try {
+      // The union first: an origin no tenant allows (most foreign pages) costs no tenant lookup before the limits.
+      if (!originAllowed(origin, await this.options.tenants.allWebOrigins())) return false;
       if (mode === 'store') {
         const domain = storeDomainOf(req.get('host'));
         const tenant = domain ? await this.options.tenants.byStoreDomain(domain) : null;
@@ -208,7 +210,7 @@ export class Cors {
         const tenant = tenantId === undefined ? null : await this.options.tenants.byTenantId(tenantId);
         if (tenant) return originAllowed(origin, tenant.webOrigins);
       }
-      return originAllowed(origin, await this.options.tenants.allWebOrigins());
+      return true;
     } catch (error) {
       this.options.logger.debug({ err: error, origin }, 'web origins unavailable');
       return false;
