@@ -294,15 +294,28 @@ export const DownloadRecord = z
   })
   .meta({ id: 'DownloadRecord' });
 
+const linkFields = {
+  href: z.string(),
+  type: z.string().meta({ description: 'Media type' }),
+  title: z.string().optional(),
+  duration: z.number().optional().meta({ description: 'Seconds (audio tracks)' }),
+  width: z.number().int().optional(),
+  height: z.number().int().optional(),
+  rel: z.array(z.string()).optional(),
+};
+
+// One level is declared: the generator takes no recursive schema, and deeper entries have the same shape.
+const NestedLink = z
+  .object(linkFields)
+  .meta({ id: 'NestedPublicationLink', description: 'A table-of-contents entry inside another (same shape, with its own `children` if any)' });
+
 const PublicationLink = z
   .object({
-    href: z.string(),
-    type: z.string().meta({ description: 'Media type' }),
-    title: z.string().optional(),
-    duration: z.number().optional().meta({ description: 'Seconds (audio tracks)' }),
-    width: z.number().int().optional(),
-    height: z.number().int().optional(),
-    rel: z.array(z.string()).optional(),
+    ...linkFields,
+    children: z
+      .array(NestedLink)
+      .optional()
+      .meta({ description: "Nested entries: an audiobook track's chapters (`<track>#t=<seconds>`), a chapter's sections" }),
   })
   .meta({ id: 'PublicationLink', description: 'A Readium link; paid files are signed URLs that expire no later than the access' });
 
