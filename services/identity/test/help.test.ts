@@ -123,6 +123,12 @@ describe('help subjects, help requests and account deletion', () => {
     expect(mail.text).toContain('Could you add dark mode to the store?');
   });
 
+  it('when the message has a NUL character (storage refuses it), then the request is INVALID_ARGUMENT on message', async () => {
+    const failure = await failureOf(submit({ message: 'Something is not \u0000 right here.' }));
+    expect(failure.code).toBe('INVALID_ARGUMENT');
+    expect(failure.details.fieldErrors).toEqual({ message: ['The message must not contain NUL characters.'] });
+  });
+
   it('when the subject is not offered by the app or the message is short, then the request is invalid on those fields', async () => {
     const hidden = await failureOf(submit({ subject: 'cancel-subscription', appTenantId: 2 }));
     expect(hidden.code).toBe('INVALID_ARGUMENT');

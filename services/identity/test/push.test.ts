@@ -45,6 +45,16 @@ describe('push registrations', () => {
     ]);
   });
 
+  it('when a token has a NUL character (storage refuses it), then registration and unregistration are INVALID_ARGUMENT on it', async () => {
+    const registered = await failureOf(t.client.registerPushToken({ userId: 3, tenantId: 3, fcmToken: 'fcm\u0000', deviceToken: 'd\u0000', platform: IOS }));
+    expect(registered.details.fieldErrors).toEqual({
+      fcm_token: ['The fcm token must not contain NUL characters.'],
+      device_token: ['The device token must not contain NUL characters.'],
+    });
+    const unregistered = await failureOf(t.client.unregisterPushToken({ userId: 3, deviceToken: 'd\u0000', platform: IOS }));
+    expect(unregistered.details.fieldErrors).toEqual({ device_token: ['The device token must not contain NUL characters.'] });
+  });
+
   it('when a device is unregistered, then its registrations in every tenant go and the others stay', async () => {
     await t.client.registerPushToken({ userId: 2, tenantId: 1, fcmToken: 'fcm-1', deviceToken: 'phone', platform: IOS });
     await t.client.registerPushToken({ userId: 2, tenantId: 2, fcmToken: 'fcm-2', deviceToken: 'phone', platform: IOS });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isNewerPosition, positionVersion, SerialPerKey } from './positions.js';
+import { isNewerPosition, positionVersion, SerialPerKey, validateLocation } from './positions.js';
+import type { ContentManifest } from './store.js';
 
 describe('isNewerPosition (the rule every position write follows: API and KOReader sync)', () => {
   const at = (iso: string) => ({ readAt: new Date(iso) });
@@ -52,5 +53,19 @@ describe('SerialPerKey (one position saved at a time per replica)', () => {
     const next = serial.run('a', async () => 'next');
     await expect(failing).rejects.toThrow('store down');
     await expect(next).resolves.toBe('next');
+  });
+});
+
+describe('validateLocation', () => {
+  const epub = { epub: { spine: [{ href: 'text/chapter-1.xhtml' }] } } as unknown as ContentManifest;
+
+  it('when an EPUB position has a NUL character (storage refuses it), then it is refused on that field', () => {
+    expect(() => validateLocation(epub, { chapterHref: 'text/chapter-1.xhtml', cfi: 'epubcfi(/6/2!/4\u0000)' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', details: { fieldErrors: { 'lastLocation.cfi': ['must not contain NUL characters'] } } }),
+    );
+    expect(validateLocation(epub, { chapterHref: 'text/chapter-1.xhtml', cfi: 'epubcfi(/6/2!/4)' })).toEqual({
+      chapterHref: 'text/chapter-1.xhtml',
+      cfi: 'epubcfi(/6/2!/4)',
+    });
   });
 });
