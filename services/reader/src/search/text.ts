@@ -21,14 +21,21 @@ export function normalizeTerm(word: string): string {
   return foldText(word);
 }
 
+const APOSTROPHE = /['\u2019]/;
+
 /** The terms of a text for the index, in order: a word with apostrophes gives its joined form, then each part at its own offsets. */
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   forEachWord(text, (word, start, end) => {
+    // Most words have no apostrophe: one term, without splitting.
+    if (!APOSTROPHE.test(word)) {
+      const term = normalizeTerm(word);
+      if (term.length > 0) tokens.push({ term, start, end });
+      return;
+    }
     const parts = wordParts(word);
-    const joined = normalizeTerm(parts.length > 1 ? parts.join('') : word);
+    const joined = normalizeTerm(parts.join(''));
     if (joined.length > 0) tokens.push({ term: joined, start, end });
-    if (parts.length < 2) return;
     let from = start;
     for (const part of parts) {
       const at = text.indexOf(part, from);
