@@ -4,29 +4,16 @@
 // downloads; a push moves continue-reading, a position saved through the API
 // is what KOReader pulls, newest wins; for an EPUB (a fresh member of Aurora,
 // free access, 4001) and a PDF (bruno's 1007 at Northwind).
-import { createHash } from 'node:crypto';
 import { uniqueEmail } from '@folio/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loginByEmail, sharedLogin, type Tokens } from './client.js';
+import { koreaderHash, md5 } from './e-reader-clients.js';
 import { api, fetchContent, session, v2 } from './reader-helpers.js';
 
 const NORTHWIND = 'northwind.localhost:8080';
 const AURORA = 'aurora.localhost:8080';
 const KOREADER = 'application/vnd.koreader.v1+json';
 const KOREADER_V2 = 'application/vnd.koreader.v2+json';
-
-const md5 = (value: string | Buffer) => createHash('md5').update(value).digest('hex');
-
-/** KOReader's util.partialMD5, written out again here so the test does not trust the service's copy. */
-function koreaderHash(data: Buffer): string {
-  const hash = createHash('md5');
-  for (let i = -1; i <= 10; i++) {
-    const offset = i < 0 ? 0 : 1024 * 4 ** i;
-    if (offset >= data.length) break;
-    hash.update(data.subarray(offset, offset + 1024));
-  }
-  return hash.digest('hex');
-}
 
 interface Reader {
   email: string;

@@ -5,10 +5,10 @@
 // and in a kosync pull, an API or KOReader position in a GET); a stale PUT is
 // a 409 with the stored progression; the device is kept. A fresh member of
 // Aurora (free access) reading its EPUB 4001.
-import { createHash } from 'node:crypto';
 import { uniqueEmail } from '@folio/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loginByEmail, sharedLogin, type Tokens } from './client.js';
+import { basicAuth, createDeviceKey, koreaderHash, md5 } from './e-reader-clients.js';
 import { schemaErrors, SCHEMA } from './json-schemas.js';
 import { api, fetchContent, session, v2 } from './reader-helpers.js';
 
@@ -19,19 +19,6 @@ const REL_PROGRESSION = 'http://opds-spec.org/progression';
 const ISSUE = 4001;
 const PATH = `/opds/v2/publications/${ISSUE}/progression`;
 
-const md5 = (value: string | Buffer) => createHash('md5').update(value).digest('hex');
-/** KOReader's util.partialMD5, written out here so that the test does not trust the service's copy. */
-function koreaderHash(data: Buffer): string {
-  const hash = createHash('md5');
-  for (let i = -1; i <= 10; i++) {
-    const offset = i < 0 ? 0 : 1024 * 4 ** i;
-    if (offset >= data.length) break;
-    hash.update(data.subarray(offset, offset + 1024));
-  }
-  return hash.digest('hex');
-}
-
-const basic = (email: string, key: string) => ({ authorization: `Basic ${Buffer.from(`${email}:${key}`).toString('base64')}` });
 const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
 const device = { id: 'urn:uuid:019c0047-cc8d-7ec4-a3c3-938ccadc020a', name: 'Ebook Reader (Pixel 10 Pro)' };
 
@@ -41,12 +28,6 @@ interface Progression {
   device: { id: string; name: string };
   progression: number;
   references?: string[];
-}
-
-async function deviceKey(token: string): Promise<string> {
-  const created = await api('POST', '/api/v2/user/device-keys', { token, body: { label: 'OPDS progression e2e' } });
-  if (created.status !== 201) throw new Error(`device key: ${created.status} ${created.text}`);
-  return created.body.key as string;
 }
 
 /** A progression answer: its status, its media type and the draft's schema. */
@@ -73,8 +54,8 @@ describe('OPDS Progression 1.0 (running stack)', () => {
   beforeAll(async () => {
     email = uniqueEmail('progression');
     jwt = await loginByEmail(email, { appTenantId: 4 });
-    const key = await deviceKey(jwt.access_token);
-    headers = { host: AURORA, accept: PROGRESSION, ...basic(email, key) };
+    const key = await createDeviceKey(jwt.access_token, 'OPDS progression e2e');
+    headers = { host: AURORA, accept: PROGRESSION, ...basicAuth(email, key) };
     kosync = { host: AURORA, accept: 'application/vnd.koreader.v1+json', 'x-auth-user': email, 'x-auth-key': md5(key) };
     spine = (await session(jwt.access_token, 4, ISSUE)).spine!;
     const redirect = await api('GET', `/opds/download/${ISSUE}`, { headers: { host: AURORA }, token: jwt.access_token });

@@ -6,7 +6,7 @@
 // of an EPUB and page 1 of a PDF (the PDF's manifest is its page images, the
 // Divina profile, which the navigator lays out as fixed pages), and saves the
 // reader's position through PUT /api/v2/reader/{issue_id}/last-location,
-// which the API then returns.
+// which the API, KOReader sync and OPDS Progression then return.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FolioReader, OpenOptions } from '../web-reader/contract.js';
 import { launchBrowser } from './browser.js';
 import { GATEWAY_URL, loginByEmail, sharedLogin, type Tokens } from './client.js';
+import { basicAuth, createDeviceKey, koreaderDocumentOf, KOREADER_V1, md5, OPDS_PROGRESSION } from './e-reader-clients.js';
 import { api, v2 } from './reader-helpers.js';
 
 /**
@@ -24,6 +25,7 @@ import { api, v2 } from './reader-helpers.js';
  * their allowed web origins (fixtures/tenant-settings.json) let in this page's.
  */
 const ATLANTICA = 3;
+const ATLANTICA_STORE = 'atlantica.localhost:8080';
 const HARBOR = 6;
 /** Chromium resolves every *.localhost name to the loopback. */
 const PAGE_HOST = 'web-reader.localhost';
@@ -62,6 +64,7 @@ describe('a web reader on another origin (Readium navigator in Chromium)', () =>
   let page: Page;
   let dario: Tokens;
   let reader: Tokens;
+  const readerEmail = uniqueEmail('web-reader');
   const failures: string[] = [];
 
   beforeAll(async () => {
@@ -70,7 +73,7 @@ describe('a web reader on another origin (Readium navigator in Chromium)', () =>
       serveReader(),
       launchBrowser(),
       sharedLogin('dario@example.com'),
-      loginByEmail(uniqueEmail('web-reader'), { appTenantId: ATLANTICA }),
+      loginByEmail(readerEmail, { appTenantId: ATLANTICA }),
     ]);
     ({ server, origin } = served);
     page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
@@ -87,7 +90,7 @@ describe('a web reader on another origin (Readium navigator in Chromium)', () =>
   const open = (options: Omit<OpenOptions, 'gateway'>) =>
     page.evaluate((given) => (globalThis as PageGlobals).folioReader.open(given), { ...options, gateway: GATEWAY_URL });
 
-  it('when the page opens the free EPUB 3002, then the navigator renders chapter 1 from the gateway and the saved position comes back from the API', async () => {
+  it('when the page opens the free EPUB 3002, then the navigator renders chapter 1 from the gateway and the saved position comes back from the API, KOReader sync and OPDS Progression', async () => {
     const opened = await open({ token: reader.access_token, tenantId: ATLANTICA, issueId: 3002 }).catch((error: Error) => {
       throw new Error(`${error.message}\n${failures.join('\n')}`);
     });
@@ -99,7 +102,21 @@ describe('a web reader on another origin (Readium navigator in Chromium)', () =>
     expect(saved).toMatchObject({ status: 200, body: { last_location: { chapterHref: expect.stringMatching(/\.xhtml$/), cfi: expect.any(String) } } });
     const settings = await api('GET', '/api/v2/reader/settings/3002', { token: reader.access_token, headers: v2(ATLANTICA) });
     expect(settings.status).toBe(200);
-    expect(settings.body.issue.user.last_location).toEqual((saved.body as { last_location: unknown }).last_location);
+    const savedLocation = (saved.body as { last_location: { chapterHref: string } }).last_location;
+    expect(settings.body.issue.user.last_location).toEqual(savedLocation);
+
+    // The same position on the reader's e-readers: KOReader pulls it and an OPDS app's Progression GET maps it.
+    const key = await createDeviceKey(reader.access_token, 'web reader e2e');
+    const document = await koreaderDocumentOf(ATLANTICA_STORE, reader.access_token, 3002);
+    const koreaderHeaders = { host: ATLANTICA_STORE, accept: KOREADER_V1, 'x-auth-user': readerEmail, 'x-auth-key': md5(key) };
+    const pulled = await api('GET', `/kosync/syncs/progress/${document}`, { headers: koreaderHeaders });
+    expect(pulled.status).toBe(200);
+    expect(pulled.body).toMatchObject({ document, progress: expect.stringMatching(/^\/body\/DocFragment\[\d+\]\/body$/), device: 'Folio' });
+    const progression = await api('GET', '/opds/v2/publications/3002/progression', {
+      headers: { host: ATLANTICA_STORE, accept: OPDS_PROGRESSION, ...basicAuth(readerEmail, key) },
+    });
+    expect(progression.status).toBe(200);
+    expect(progression.body).toMatchObject({ device: { name: 'Folio' }, references: [savedLocation.chapterHref.split('#')[0]] });
   });
 
   it('when the page opens the PDF 6001, then the navigator lays out its pages as fixed and shows page 1', async () => {
