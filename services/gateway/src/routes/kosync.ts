@@ -130,13 +130,11 @@ function pushFields(body: Record<string, unknown>, version: Version, req: Reques
   return { document, identifiers, progress: position, percentage: share, device: deviceName, deviceId: deviceKey };
 }
 
-const KosyncError = z
-  .object({ code: z.number().int(), message: z.string() })
-  .meta({
-    id: 'KosyncError',
-    description:
-      "koreader-sync-server's error body: 2001 unauthorized, 2003 invalid request, 2004 no document, 2005 registration refused, 2007 a document that cannot be read back",
-  });
+const KosyncError = z.object({ code: z.number().int(), message: z.string() }).meta({
+  id: 'KosyncError',
+  description:
+    "koreader-sync-server's error body: 2001 unauthorized, 2003 invalid request, 2004 no document, 2005 registration refused, 2007 a document that cannot be read back",
+});
 const KosyncPushed = z
   .object({
     document: z.string().meta({ description: 'v1: the document as sent; v2: the digest the record is stored under (a client can adopt it)' }),
