@@ -35,7 +35,7 @@ describe('tenant settings while identity does not answer', () => {
             ...unimplementedHandlers(identity.IdentityServiceService, 'the real identity service (not in this stand-in)'),
             getTenant: async ({ tenantId }: { tenantId: number }) => {
               if (tenantId !== 1) throw new DomainError('NOT_FOUND', 'Tenant not found.');
-              return { tenant: { id: 1, name: 'Northwind', domain: 'northwind.localhost', lang: 'en', previewPercentage: 10 } };
+              return { tenant: { id: 1, name: 'Northwind', domain: 'northwind.localhost', lang: 'en', previewPercentage: 10, webOrigins: [] } };
             },
           } as never,
         },
