@@ -132,12 +132,12 @@ describe('infrastructure restarted under use', () => {
         await broker.close();
       }
 
-      // Every account asked to be deleted is gone, its session with it.
+      // Every account asked to be deleted is gone, its session with it. Asked 8 at a time: 500 at once
+      // queued up at identity's CheckSession past the gateway's deadline and left that breaker open for
+      // the next case, which is not what this case checks.
       await until(
         async () =>
-          (await Promise.all(leaving.map(({ tokens }) => api('GET', '/api/v2/user', { token: tokens.access_token, headers: ip() })))).every(
-            (r) => r.status === 401,
-          ),
+          (await pool(leaving, 8, ({ tokens }) => api('GET', '/api/v2/user', { token: tokens.access_token, headers: ip() }))).every((r) => r.status === 401),
         60_000,
         'every leaving account erased',
       );
