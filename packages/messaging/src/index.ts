@@ -26,3 +26,4 @@ export {
   type AccountDeletion,
   type AccountEraserConfig,
 } from './account-deleted.js';
+export { CONTENT_INGESTED, contentIngestedOf, type AccessibilityPayload, type ContentIngestedPayload } from './content-ingested.js';
