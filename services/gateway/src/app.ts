@@ -25,6 +25,7 @@ import { ResponseCache } from './http/response-cache.js';
 import { subscribeResponseInvalidation } from './upstreams/response-invalidation.js';
 import { RateLimits } from './http/rate-limit.js';
 import type { Route, Services } from './http/route.js';
+import { AuditLog } from './upstreams/audit-log.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { docsRouter } from './openapi/docs.js';
 import { routeTable } from './routes/index.js';
@@ -104,6 +105,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
     notes: upstreams.notes.client,
     integrations: upstreams.integrations.client,
     tenants: new TenantDirectory(identity, config.TENANT_CACHE_TTL_MS),
+    audit: new AuditLog(identity, logger),
   };
   const verifier = new AccessTokenVerifier(identity, {
     issuer: config.JWT_ISSUER,

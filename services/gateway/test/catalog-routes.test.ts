@@ -33,6 +33,7 @@ const SUMMARY = {
   publisher: 'Northwind Editions',
   bisac: 'TRAVEL / Maritime',
   commerce: undefined,
+  accessibility: undefined,
 } satisfies catalog.IssueSummary;
 
 const SUMMARY_WIRE = {

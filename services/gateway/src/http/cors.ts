@@ -72,7 +72,7 @@ export function originAllowed(origin: string, patterns: readonly string[]): bool
 /** The request headers a route reads, as its preflight allows them. */
 export function requestHeadersOf(route: Route): string[] {
   const headers: string[] = [HEADER.lang, HEADER.appBaseVersion, HEADER.appVersion, 'X-Request-Id'];
-  if (requiresJwt(route.auth) || route.auth === 'device-key') headers.push('Authorization');
+  if (requiresJwt(route.auth) || route.auth === 'device-key' || route.auth === 'publisher') headers.push('Authorization');
   if (requiresReaderToken(route.auth) || route.uses?.includes('optional-reader-token')) headers.push(HEADER.readerToken);
   if (route.tenant === 'single') headers.push(HEADER.svcTenant);
   if (route.uses?.includes('app-tenant')) headers.push(HEADER.appTenant);

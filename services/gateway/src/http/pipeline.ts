@@ -11,7 +11,8 @@ import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { httpStatusOf, permissionDenied } from '@folio/errors';
 import { runWithContext } from '@folio/logger';
-import { authenticate } from './auth.js';
+import { authenticate, bearerTokenOf } from './auth.js';
+import { authorizePublisher } from './publisher-auth.js';
 import { stateOf } from './context.js';
 import { routeDispatcher } from './dispatch.js';
 import { httpError, VALIDATION_MESSAGE } from './errors.js';
@@ -28,6 +29,7 @@ import {
   type Route,
   type RouteContext,
   type Services,
+  type StaffPrincipal,
   type Tenant,
 } from './route.js';
 import { isDomainError } from '../upstreams/breaker.js';
@@ -69,6 +71,15 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
   if (route.tenant === 'single' || route.tenant === 'multi') {
     tenant = await checkTenantMode(req, route.tenant, deps.services.tenants);
     if (tenant) state.context.tenantId = tenant.id;
+  }
+
+  let staff: StaffPrincipal | undefined;
+  if (route.auth === 'publisher') {
+    if (!tenant) throw new Error(`${route.path}: a publisher route without a tenant`);
+    const authorized = await authorizePublisher(admitted, bearerTokenOf(req), deps.services, tenant.id, state.clientIp);
+    staff = authorized.staff;
+    user = authorized.user;
+    if (user) state.context.userId = user.id;
   }
 
   const readerToken = req.get(HEADER.readerToken)?.trim() || undefined;
@@ -122,6 +133,10 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
     appTenantId,
     ...headers,
     readerToken,
+    get staff(): StaffPrincipal {
+      if (!staff) throw new Error(`${route.path}: handler asked for staff on a route that is not a publisher route`);
+      return staff;
+    },
     get readerScope(): ReaderScope {
       if (!readerScope) throw new Error(`${route.path}: handler asked for a reader scope on a route without a reader-token`);
       return readerScope;

@@ -20,6 +20,7 @@ import type { Admission, RateLimits } from './rate-limit.js';
 import type { ReaderTokenVerifier } from './reader-token.js';
 import type { ResponseCache } from './response-cache.js';
 import { HEADER } from './headers.js';
+import { isPublisherApiKey } from './publisher-auth.js';
 import { requiresJwt, requiresReaderToken, type Route } from './route.js';
 import { sessionKeyOf } from './session-liveness.js';
 
@@ -64,7 +65,9 @@ function unverifiedJtiOf(token: string): string | undefined {
 export function admissionGate(route: Route, deps: GateDeps): RequestHandler {
   return async (req: Request, res: Response, next) => {
     const state = stateOf(res);
-    const token = requiresJwt(route.auth) || route.auth === 'device-key' ? accessTokenOf(req, route) : undefined;
+    const sent = requiresJwt(route.auth) || route.auth === 'device-key' || route.auth === 'publisher' ? accessTokenOf(req, route) : undefined;
+    // A publisher API key is no JWT: nothing to verify or read here, identity checks it.
+    const token = route.auth === 'publisher' && isPublisherApiKey(sent) ? undefined : sent;
     let verification: Promise<VerifiedToken> | undefined;
     let sessionKey: string | undefined;
     let versionUserId: number | undefined;

@@ -9,6 +9,7 @@ import type { catalog, commerce, identity, integrations, notes, reader, readerSy
 import type { DomainError } from '@folio/errors';
 import type { RateRule } from '@folio/rate-limit';
 import type { GuardedClient } from '../upstreams/index.js';
+import type { AuditLog } from '../upstreams/audit-log.js';
 import type { TenantDirectory } from '../upstreams/tenants.js';
 import type { Lang } from './headers.js';
 import type { AppVersion } from '@folio/app-version';
@@ -22,9 +23,11 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
  * - `jwt+reader-token`: both (v2 notes, text search, integrations); the reader-token must be the user's.
  * - `device-key`: HTTP Basic (e-mail and device key) or Bearer access token, checked by the handler,
  *   which answers the protocol's own 401 (OPDS, KOReader sync); a Bearer token is verified up front like `jwt`.
+ * - `publisher`: Bearer access token of a staff member or a publisher API key, for the route's tenant
+ *   (X-Svc-Tenant-Id): identity's AuthorizeStaff decides (http/publisher-auth.ts); the handler gets `staff`.
  * - `none`: public.
  */
-export type AuthKind = 'jwt' | 'jwt-query' | 'reader-token' | 'jwt+reader-token' | 'device-key' | 'none';
+export type AuthKind = 'jwt' | 'jwt-query' | 'reader-token' | 'jwt+reader-token' | 'device-key' | 'publisher' | 'none';
 
 /**
  * - `single`: X-Svc-Tenant-Id required and must name a known tenant (412 otherwise).
@@ -59,6 +62,15 @@ export interface AuthUser {
 
 export type Tenant = identity.Tenant;
 
+/** Who acts on a publisher route: a staff member (by access token) or an API key, with their role in the tenant. */
+export interface StaffPrincipal {
+  role: 'editor' | 'owner';
+  /** `user:<id>` or `api-key:<id>`: how the audit log names them. */
+  actor: string;
+  userId?: number;
+  apiKeyId?: string;
+}
+
 /** The reader session a verified reader-token stands for (http/reader-token.ts). */
 export interface ReaderScope {
   /** The internal session id (decimal string), as VerifyReaderToken names it. */
@@ -87,6 +99,8 @@ export interface Services {
   notes: GuardedClient<notes.NotesServiceClient>;
   integrations: GuardedClient<integrations.IntegrationsServiceClient>;
   tenants: TenantDirectory;
+  /** The publisher API's audit log (identity), recorded after each change. */
+  audit: AuditLog;
 }
 
 export interface RouteContext<P, Q, B> {
@@ -106,6 +120,8 @@ export interface RouteContext<P, Q, B> {
   readerToken: string | undefined;
   /** The verified reader-token's scope; only on routes with a reader-token auth kind. */
   readonly readerScope: ReaderScope;
+  /** Who acts; only on `publisher` routes. */
+  readonly staff: StaffPrincipal;
   clientIp: string;
   requestId: string;
   services: Services;

@@ -82,6 +82,8 @@ function securityOf(route: Route): Record<string, string[]>[] {
       return [{ bearerAuth: [], readerToken: [] }];
     case 'device-key':
       return [{ deviceKeyBasic: [] }, { bearerAuth: [] }];
+    case 'publisher':
+      return [{ bearerAuth: [] }, { publisherApiKey: [] }];
     case 'none':
       return [];
   }
@@ -127,6 +129,11 @@ function responsesOf(route: Route) {
   if (route.tenant === 'store') error(404, 'No store has this Host');
   if (requiresJwt(route.auth)) error(401, 'Missing, invalid or expired access token, or the session ended: {"message": "The given data was invalid."}');
   if (requiresReaderToken(route.auth)) error(403, 'Missing, invalid or expired reader-token');
+  if (route.auth === 'publisher') {
+    error(401, 'Missing, invalid, expired or revoked access token or API key: {"message": "The given data was invalid."}');
+    error(403, 'Not staff of this tenant (or not its owner, where the route says so), or an API key of another tenant');
+    error(429, 'Too many wrong API keys from this address', ErrorBody, true);
+  }
   if (route.tenant === 'single') error(412, 'X-Svc-Tenant-Id missing, not a positive integer, or no such tenant');
   if (route.tenant === 'multi') error(412, 'X-Svc-Tenant-Id sent to a multi-tenant endpoint');
   if (route.params || route.query || route.body || route.uses?.includes('app-tenant')) {
@@ -147,6 +154,12 @@ export function buildOpenApiDocument(routes: readonly Route[], options: { server
     scheme: 'bearer',
     bearerFormat: 'JWT',
     description: 'Access token from login, social login or refresh (ES256, identity JWKS).',
+  });
+  registry.registerComponent('securitySchemes', 'publisherApiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'fpk_…',
+    description: 'A publisher API key (POST /api/v2/publisher/api-keys), bound to one tenant: X-Svc-Tenant-Id must name it.',
   });
   registry.registerComponent('securitySchemes', 'readerToken', {
     type: 'apiKey',
