@@ -10,6 +10,7 @@ import { libraryRoutes } from './library.js';
 import { noteRoutes } from './notes.js';
 import { opdsProgressionRoutes } from './opds-progression.js';
 import { opdsRoutes } from './opds.js';
+import { publisherIssueRoutes } from './publisher/issues.js';
 import { purchaseRoutes } from './purchase.js';
 import { pushRoutes } from './push.js';
 import { readerRoutes } from './reader.js';
@@ -37,4 +38,5 @@ export const routeTable: readonly Route[] = [
   ...opdsRoutes,
   ...opdsProgressionRoutes,
   ...kosyncRoutes,
+  ...publisherIssueRoutes,
 ];
