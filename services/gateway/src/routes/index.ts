@@ -10,7 +10,10 @@ import { libraryRoutes } from './library.js';
 import { noteRoutes } from './notes.js';
 import { opdsProgressionRoutes } from './opds-progression.js';
 import { opdsRoutes } from './opds.js';
+import { publisherContentRoutes } from './publisher/content.js';
 import { publisherIssueRoutes } from './publisher/issues.js';
+import { publisherOfferRoutes } from './publisher/offers.js';
+import { publisherStaffRoutes } from './publisher/staff.js';
 import { purchaseRoutes } from './purchase.js';
 import { pushRoutes } from './push.js';
 import { readerRoutes } from './reader.js';
@@ -39,4 +42,7 @@ export const routeTable: readonly Route[] = [
   ...opdsProgressionRoutes,
   ...kosyncRoutes,
   ...publisherIssueRoutes,
+  ...publisherContentRoutes,
+  ...publisherOfferRoutes,
+  ...publisherStaffRoutes,
 ];
