@@ -1,4 +1,14 @@
-import { credentials, makeGenericClientConstructor, Metadata, type CallOptions, type Client, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import { once } from 'node:events';
+import {
+  credentials,
+  makeGenericClientConstructor,
+  Metadata,
+  type CallOptions,
+  type Client,
+  type ClientUnaryCall,
+  type ClientWritableStream,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { fromGrpcError } from '@folio/errors';
 import { service as healthService } from 'grpc-health-check';
 import { contextToMetadata } from './context.js';
@@ -9,6 +19,12 @@ type UnaryMethod<Req, Res> = (
   options: Partial<CallOptions>,
   callback: (error: ServiceError | null, response: Res) => void,
 ) => ClientUnaryCall;
+
+type ClientStreamingMethod<Req, Res> = (
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: (error: ServiceError | null, response: Res) => void,
+) => ClientWritableStream<Req>;
 
 export interface CallSettings {
   /** Per-call deadline; the client's default applies otherwise. */
@@ -38,12 +54,68 @@ export const CHANNEL_OPTIONS = {
   'grpc.enable_channelz': 0,
 } as const;
 
-/** A ts-proto client whose unary methods return promises and always carry a deadline and the caller's context. */
+/**
+ * A ts-proto client whose unary and client-streaming methods return promises
+ * and always carry a deadline and the caller's context. A client-streaming
+ * method takes its messages as an (async) iterable, written one at a time as
+ * the stream drains, so a slow server holds the source back instead of the
+ * messages piling up in memory.
+ */
 export type PromiseClient<C> = {
-  [K in keyof C as C[K] extends UnaryMethod<any, any> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
-    ? (request: Req, settings?: CallSettings) => Promise<Res>
-    : never;
+  [K in keyof C as C[K] extends ClientStreamingMethod<any, any> ? K : C[K] extends UnaryMethod<any, any> ? K : never]: C[K] extends ClientStreamingMethod<
+    infer Req,
+    infer Res
+  >
+    ? (requests: AsyncIterable<Req> | Iterable<Req>, settings?: CallSettings) => Promise<Res>
+    : C[K] extends UnaryMethod<infer Req, infer Res>
+      ? (request: Req, settings?: CallSettings) => Promise<Res>
+      : never;
 } & { close(): void; raw: C };
+
+/** Whether a method of a generated client streams its requests (its service definition says). */
+export function isClientStreaming(Constructor: unknown, method: string): boolean {
+  const service = (Constructor as { service?: Record<string, { requestStream?: boolean; responseStream?: boolean }> }).service;
+  const spec = service?.[method];
+  return spec?.requestStream === true && spec.responseStream !== true;
+}
+
+/**
+ * Writes every message of `requests` into a client-streaming call, waiting for
+ * 'drain' whenever the stream is full, then ends it; resolves with the answer.
+ * A source that fails cancels the call and rejects with the source's error.
+ */
+function streamInto<Res>(
+  start: (callback: (error: ServiceError | null, response: Res) => void) => ClientWritableStream<unknown>,
+  requests: AsyncIterable<unknown> | Iterable<unknown>,
+  name: string,
+): Promise<Res> {
+  return new Promise<Res>((resolve, reject) => {
+    let settled = false;
+    let wake: () => void = () => {};
+    // The answer (an early refusal, say) may come while the source is still being written.
+    const answered = new Promise<void>((done) => (wake = done));
+    const settle = (error: unknown, response?: Res) => {
+      if (settled) return;
+      settled = true;
+      wake();
+      if (error) reject(error);
+      else resolve(response as Res);
+    };
+    const call = start((error, response) => settle(error ? fromGrpcError(error, name) : null, response));
+    void (async () => {
+      try {
+        for await (const request of requests) {
+          if (settled) return;
+          if (!call.write(request)) await Promise.race([once(call, 'drain'), answered]);
+        }
+        call.end();
+      } catch (error) {
+        call.cancel();
+        settle(error);
+      }
+    })();
+  });
+}
 
 type ClientConstructor<C> = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C;
 
@@ -59,17 +131,26 @@ export function createPromiseClient<C extends Client>(
       if (property === 'raw') return raw;
       const method = (raw as unknown as Record<string | symbol, unknown>)[property];
       if (typeof method !== 'function') return undefined;
-      return (request: unknown, settings: CallSettings = {}) =>
-        new Promise((resolve, reject) => {
-          const deadline = new Date(Date.now() + (settings.deadlineMs ?? defaultDeadlineMs));
-          const metadata = contextToMetadata();
-          // grpc-js takes wait-for-ready as a metadata option, not a call option.
-          if (settings.waitForReady) metadata.setOptions({ waitForReady: true });
+      const streaming = typeof property === 'string' && isClientStreaming(Constructor, property);
+      return (request: unknown, settings: CallSettings = {}) => {
+        const deadline = new Date(Date.now() + (settings.deadlineMs ?? defaultDeadlineMs));
+        const metadata = contextToMetadata();
+        // grpc-js takes wait-for-ready as a metadata option, not a call option.
+        if (settings.waitForReady) metadata.setOptions({ waitForReady: true });
+        if (streaming) {
+          return streamInto(
+            (callback) => (method as ClientStreamingMethod<unknown, unknown>).call(raw, metadata, { deadline }, callback),
+            request as AsyncIterable<unknown>,
+            `${Constructor.name}.${String(property)}`,
+          );
+        }
+        return new Promise((resolve, reject) => {
           (method as UnaryMethod<unknown, unknown>).call(raw, request, metadata, { deadline }, (error, response) => {
             if (error) reject(fromGrpcError(error, `${Constructor.name}.${String(property)}`));
             else resolve(response);
           });
         });
+      };
     },
   });
 }

@@ -1,5 +1,13 @@
 import { lstat, unlink } from 'node:fs/promises';
-import { Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  Server,
+  ServerCredentials,
+  type ServerReadableStream,
+  type ServerUnaryCall,
+  type sendUnaryData,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { internalReply, toGrpcError } from '@folio/errors';
 import { runWithContext, type Logger, type RequestContext } from '@folio/logger';
 import { observeGrpcCall } from '@folio/telemetry';
@@ -12,14 +20,25 @@ export interface CallContext extends RequestContext {
   remainingMs?: number;
 }
 
-/** Async handlers typed from a ts-proto service definition. */
+/**
+ * Async handlers typed from a ts-proto service definition. A client-streaming
+ * method's handler gets its messages as an async iterable: reading it at its
+ * own pace is the backpressure (HTTP/2 flow control holds the sender).
+ */
 export type ServiceHandlers<D> = {
   [K in keyof D]: D[K] extends {
+    requestStream: true;
+    responseStream: false;
     requestDeserialize: (bytes: Buffer) => infer Req;
     responseSerialize: (value: infer Res) => Buffer;
   }
-    ? (request: Req, call: CallContext) => Promise<Res>
-    : never;
+    ? (requests: AsyncIterable<Req>, call: CallContext) => Promise<Res>
+    : D[K] extends {
+          requestDeserialize: (bytes: Buffer) => infer Req;
+          responseSerialize: (value: infer Res) => Buffer;
+        }
+      ? (request: Req, call: CallContext) => Promise<Res>
+      : never;
 };
 
 export interface GrpcServer {
@@ -37,19 +56,20 @@ export interface ServiceRegistration<D> {
   handlers: ServiceHandlers<D>;
 }
 
-function remainingMs(call: ServerUnaryCall<unknown, unknown>): number | undefined {
+function remainingMs(call: ServerUnaryCall<unknown, unknown> | ServerReadableStream<unknown, unknown>): number | undefined {
   const deadline = call.getDeadline();
   if (deadline === Infinity) return undefined;
   const at = deadline instanceof Date ? deadline.getTime() : Number(deadline);
   return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
 }
 
-// Every unary call goes through here. Whatever a handler or the error mapping
+// Every unary and client-streaming call goes through here (a client-streaming
+// call hands the handler its readable stream of messages instead of one request). Whatever a handler or the error mapping
 // throws, the call is answered exactly once and the process keeps serving: a
 // failure while replying is logged and answered INTERNAL, never left to become
 // an unhandled rejection (which ends a Node process).
-function wrap(logger: Logger, path: string, handler: (request: unknown, call: CallContext) => Promise<unknown>) {
-  return (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+function wrap(logger: Logger, path: string, handler: (request: unknown, call: CallContext) => Promise<unknown>, clientStreaming = false) {
+  return (call: ServerUnaryCall<unknown, unknown> | ServerReadableStream<unknown, unknown>, callback: sendUnaryData<unknown>) => {
     let answered = false;
     const observed = observeGrpcCall(path); // RED metrics: one count and duration per answer, by code
     const answer: sendUnaryData<unknown> = (error, response) => {
@@ -72,7 +92,8 @@ function wrap(logger: Logger, path: string, handler: (request: unknown, call: Ca
       runWithContext(context, async () => {
         const started = performance.now();
         try {
-          const response = await handler(call.request, { ...context, remainingMs: remainingMs(call) });
+          const input = clientStreaming ? (call as ServerReadableStream<unknown, unknown>) : (call as ServerUnaryCall<unknown, unknown>).request;
+          const response = await handler(input, { ...context, remainingMs: remainingMs(call) });
           logger.debug({ rpc: path, ms: Math.round(performance.now() - started) }, 'rpc ok');
           answer(null, response);
         } catch (error) {
@@ -115,7 +136,8 @@ export async function startGrpcServer(options: {
     for (const [method, spec] of Object.entries(definition)) {
       const handler = (service.handlers as Record<string, (req: unknown, call: CallContext) => Promise<unknown>>)[method];
       if (!handler) throw new Error(`${service.name}: no handler for ${method}`);
-      implementation[method] = wrap(logger, spec.path, handler);
+      if (spec.responseStream) throw new Error(`${service.name}: ${method} streams its responses, which no service serves`);
+      implementation[method] = wrap(logger, spec.path, handler, spec.requestStream);
     }
     server.addService(definition, implementation);
   }
