@@ -16,8 +16,9 @@ import { Checkout } from './domain/checkout.js';
 import { Owners } from './domain/owners.js';
 import type { PaymentProvider } from './domain/payments.js';
 import { systemClock, type Clock } from './domain/ports.js';
+import { Publishing } from './domain/publishing.js';
 import { Purchases } from './domain/purchase.js';
-import { subscribeTenantUpdates } from './events/invalidations.js';
+import { subscribeOfferChanges, subscribeTenantUpdates } from './events/invalidations.js';
 import { OutboxEventSink } from './events/publisher.js';
 import { commerceHandlers } from './grpc/handlers.js';
 import { CatalogIssueNames } from './peers/catalog.js';
@@ -84,6 +85,7 @@ export async function startCommerce(
     );
     const checkout = new Checkout({ store, tenants, names, access, provider, events, clock, logger }, { payPath: config.CHECKOUT_PAY_PATH });
     const eraser = new AccountEraser(store, clock, logger, events);
+    const publishing = new Publishing({ store, tenants, events, clock });
 
     // account.deleted erases the user's web sessions (with their carts), plans and grants (@folio/messaging decodes it).
     // Then this replica asks identity again for the user's memberships (a re-created account has none).
@@ -91,6 +93,8 @@ export async function startCommerce(
     teardown.add((await startAccountEraser({ broker, connection, logger, config, erase })).stop);
     const tenantUpdates = await subscribeTenantUpdates({ broker, identityExchange: config.IDENTITY_EVENTS_EXCHANGE, tenants, logger });
     teardown.add(() => tenantUpdates.stop());
+    const offerChanges = await subscribeOfferChanges({ broker, exchange: config.EVENTS_EXCHANGE, offers: store.offers, logger });
+    teardown.add(() => offerChanges.stop());
 
     const prune = setInterval(() => {
       store.webSessions
@@ -105,7 +109,7 @@ export async function startCommerce(
       logger,
       port: config.GRPC_PORT,
       unixSocket: config.GRPC_UNIX_SOCKET,
-      services: [{ name: SERVICE_NAME, definition: commerce.CommerceServiceService, handlers: commerceHandlers({ access, purchases, checkout }) }],
+      services: [{ name: SERVICE_NAME, definition: commerce.CommerceServiceService, handlers: commerceHandlers({ access, purchases, checkout, publishing }) }],
     });
     teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
 

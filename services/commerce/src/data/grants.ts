@@ -25,6 +25,28 @@ export class MongoGrantRepository implements GrantRepository {
     }
   }
 
+  async assign(grant: GrantDoc): Promise<GrantDoc> {
+    const { _id, expires_at, created_at, revoked: _revoked, ...fixed } = grant;
+    const write = () =>
+      this.model
+        .updateOne(
+          { _id },
+          { $set: { expires_at, revoked: false }, $setOnInsert: { ...fixed, created_at } },
+          { upsert: true },
+        )
+        .exec();
+    try {
+      await write();
+    } catch (error) {
+      // Two assignments of the same grant at once: the loser's upsert hit the winner's insert; it is an update now.
+      if (!isDuplicateKey(error)) throw error;
+      await write();
+    }
+    const stored = await this.model.findById(_id).lean<GrantDoc>().exec();
+    if (!stored) throw new Error(`grant ${_id} vanished after it was written`);
+    return stored;
+  }
+
   /**
    * Grants of the user in the tenants that give access at `now`: not revoked,
    * not erased, not expired. Optionally only for some issues.

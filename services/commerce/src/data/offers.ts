@@ -2,6 +2,7 @@
 import { ReferenceCache } from '@folio/messaging';
 import type { Model } from 'mongoose';
 import type { FreeIssue, OfferRepository } from '../domain/store.js';
+import { isDuplicateKey } from './errors.js';
 import type { OfferDoc } from './schemas.js';
 
 const MAX_LOOKUPS = 200;
@@ -12,15 +13,18 @@ export class MongoOfferRepository implements OfferRepository {
    * The free issues of a tenant, read once per `freeIssuesTtlMs`: every
    * my-content listing needs them, and the query (`tenant_id` + `free`) reads
    * the whole offers collection on FerretDB (100,000 offers at the scale
-   * benchmark: past the gateway's deadline). Offers are written only by the
-   * seed and the catalog import (`put`, which drops its tenant's entry), so
-   * the TTL bounds how late another replica sees a new free issue.
+   * benchmark: past the gateway's deadline). Offers are written through
+   * `put` and `setOnSale` (seed, publisher API), which drop the entries here;
+   * another replica drops them on the tenant's access.changed
+   * (`forgetTenant`), and the TTL bounds how late it sees a change when that
+   * event is missed.
    */
   private readonly freeIssues: ReferenceCache<number, FreeIssue[]>;
   /**
    * Offers by issue, for the same TTL and for the same reason: every purchase
    * redirect and access decision reads its issue's offer, and offers change
-   * only through `put`. An issue without an offer is asked again every time.
+   * only through `put` and `setOnSale`. An issue without an offer is asked
+   * again every time.
    */
   private readonly byIssue: ReferenceCache<number, OfferDoc>;
 
@@ -32,11 +36,41 @@ export class MongoOfferRepository implements OfferRepository {
     this.byIssue = new ReferenceCache({ name: 'commerce-offers', maxEntries: MAX_CACHED_OFFERS, ttlMs: offersTtlMs });
   }
 
-  /** Creates or replaces the offer of an issue (seed, catalog sync). */
+  /** Creates or replaces the offer of an issue (seed, publisher API). */
   async put(offer: OfferDoc): Promise<void> {
     await this.model.replaceOne({ _id: offer._id }, offer, { upsert: true }).exec();
     this.freeIssues.delete(offer.tenant_id);
     this.byIssue.delete(offer._id);
+  }
+
+  async putInTenant(offer: OfferDoc): Promise<boolean> {
+    try {
+      // The tenant in the filter: an id of another tenant's offer makes the upsert an insert of a taken _id.
+      await this.model.replaceOne({ _id: offer._id, tenant_id: offer.tenant_id }, offer, { upsert: true }).exec();
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    } finally {
+      this.freeIssues.delete(offer.tenant_id);
+      this.byIssue.delete(offer._id);
+    }
+    return true;
+  }
+
+  async setOnSale(tenantId: number, issueId: number, onSale: boolean, now: Date): Promise<boolean> {
+    const result = await this.model.updateOne({ _id: issueId, tenant_id: tenantId }, { $set: { on_sale: onSale, updated_at: now } }).exec();
+    this.byIssue.delete(issueId);
+    return result.matchedCount > 0;
+  }
+
+  forgetTenant(tenantId?: number): void {
+    if (tenantId === undefined) {
+      this.freeIssues.clear();
+      this.byIssue.clear();
+      return;
+    }
+    this.freeIssues.delete(tenantId);
+    this.byIssue.deleteWhere((_, offer) => offer.tenant_id === tenantId);
   }
 
   /** The offer of an issue in a tenant; an issue of another tenant is as unknown as a missing one. */

@@ -47,6 +47,8 @@ const offerSchema = new Schema<OfferDoc>(
     sale: { type: String, required: true },
     licensing: { type: String, required: true },
     prices: { type: [priceSchema], default: [] },
+    // No default: a seeded offer without it is on sale (isOnSale).
+    on_sale: { type: Boolean },
     updated_at: { type: Date, required: true },
   },
   { collection: 'offers', versionKey: false },

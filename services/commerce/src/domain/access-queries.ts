@@ -50,21 +50,26 @@ export class AccessQueries {
     return tenant;
   }
 
-  /** One entry per requested issue commerce knows in the tenant, in request order (duplicates once). */
+  /**
+   * One entry per requested issue commerce knows in the tenant, in request
+   * order (duplicates once): issues with an offer, and issues without one
+   * that the user holds a grant of (a publisher's grant needs no offer).
+   */
   async batch(tenantId: number, userId: number, issueIds: number[]): Promise<IssueAccess[]> {
     const wanted = [...new Set(issueIds.filter((id) => Number.isInteger(id) && id > 0))];
     if (!wanted.length) return [];
     const tenant = await this.tenant(tenantId);
     const offers = new Map((await this.store.offers.findManyInTenant(tenantId, wanted)).map((offer) => [offer._id, offer]));
-    if (!offers.size) return [];
     const now = this.clock.now();
     const owner = await this.owners.of(userId);
+    if (!offers.size && !owner) return [];
     const [grants, plans] = owner
-      ? await Promise.all([this.store.grants.liveFor(owner, [tenantId], now, [...offers.keys()]), this.store.subscriptions.activeFor(owner, [tenantId], now)])
+      ? await Promise.all([this.store.grants.liveFor(owner, [tenantId], now, wanted), this.store.subscriptions.activeFor(owner, [tenantId], now)])
       : [[] as GrantRecord[], [] as SubscriptionRecord[]];
+    const granted = new Set(grants.map((grant) => grant.issue_id));
     const result: IssueAccess[] = [];
     for (const issueId of wanted) {
-      const offer = offers.get(issueId);
+      const offer = offers.get(issueId) ?? (granted.has(issueId) ? notSold(tenantId, issueId, now) : undefined);
       if (!offer) continue;
       const access = decideAccess(offer, tenant, grants, plans);
       const view = offerView(offer, tenant, now);
@@ -143,4 +148,9 @@ export class AccessQueries {
     const wholeTenants = [...whole.entries()].map(([tenantId, access]) => ({ tenantId, reason: access.reason as 'free' | 'subscription' }));
     return { issues, wholeTenants };
   }
+}
+
+/** What an issue without an offer is to its grant holders: readable through the grant, never sold. */
+function notSold(tenantId: number, issueId: number, now: Date): OfferRecord {
+  return { _id: issueId, tenant_id: tenantId, type: '', name: '', free: false, sale: 'individual', licensing: 'standard', prices: [], on_sale: false, updated_at: now };
 }

@@ -15,12 +15,14 @@
 //   free                     issue free or tenant free access
 //   prices                   at most one: the tenant's main currency; none when free;
 //                            discount only while its promotion runs (ends_at null or future)
-//   individually_acquirable  free, or sold individually with a price
-//   can_be_bought            sold individually with a price, not free, not pay-per-use
-//                            (pay-per-use cannot go through the purchase redirect:
-//                            the spec answers it 422), and not readable already
+//   individually_acquirable  on sale, and free or sold individually with a price
+//   can_be_bought            on sale, sold individually with a price, not free, not
+//                            pay-per-use (pay-per-use cannot go through the purchase
+//                            redirect: the spec answers it 422), and not readable already
+// An offer off sale (a draft or withdrawn issue) changes only what can be
+// bought and listed: access above never looks at it.
 import type { TenantInfo } from './ports.js';
-import type { GrantRecord, OfferRecord, SubscriptionRecord } from './store.js';
+import { isOnSale, type GrantRecord, type OfferRecord, type SubscriptionRecord } from './store.js';
 
 export type AccessReason = 'free' | 'purchased' | 'subscription';
 
@@ -48,7 +50,7 @@ export interface OfferView {
   saleRefusal: SaleRefusal | null;
 }
 
-export type SaleRefusal = 'free' | 'pay_per_use' | 'no_price';
+export type SaleRefusal = 'not_on_sale' | 'free' | 'pay_per_use' | 'no_price';
 
 export function isFree(offer: OfferRecord, tenant: TenantInfo): boolean {
   return offer.free || tenant.freeAccess;
@@ -78,14 +80,16 @@ export function offerView(offer: OfferRecord, tenant: TenantInfo, now: Date): Of
   const free = isFree(offer, tenant);
   const price = free ? null : priceIn(offer, tenant.currency, now);
   const soldIndividually = offer.sale === 'individual' && price !== null;
+  const onSale = isOnSale(offer);
   let saleRefusal: SaleRefusal | null = null;
-  if (free) saleRefusal = 'free';
+  if (!onSale) saleRefusal = 'not_on_sale';
+  else if (free) saleRefusal = 'free';
   else if (offer.licensing === 'pay_per_use') saleRefusal = 'pay_per_use';
   else if (!soldIndividually) saleRefusal = 'no_price';
   return {
     free,
     prices: price ? [price] : [],
-    individuallyAcquirable: free || soldIndividually,
+    individuallyAcquirable: onSale && (free || soldIndividually),
     saleRefusal,
   };
 }

@@ -24,6 +24,7 @@ export interface StartedPurchase {
 }
 
 const REFUSALS: Record<SaleRefusal, string> = {
+  not_on_sale: 'This issue is not for sale.',
   free: 'This issue is free: there is nothing to buy.',
   pay_per_use: 'This issue uses pay-per-use licensing and cannot be bought.',
   no_price: 'This issue has no prices.',

@@ -39,8 +39,17 @@ export interface OfferRecord {
   sale: Sale;
   licensing: Licensing;
   prices: PriceRecord[];
+  /**
+   * Whether it can be bought now: false for a draft or a withdrawn issue.
+   * Absent reads as true (the seeded offers are on sale). Access never looks
+   * at it: grants and earlier purchases keep giving access.
+   */
+  on_sale?: boolean;
   updated_at: Date;
 }
+
+/** An offer with on_sale absent is on sale. */
+export const isOnSale = (offer: Pick<OfferRecord, 'on_sale'>) => offer.on_sale !== false;
 
 /** A free issue of a tenant, as the my-content listing needs it. */
 export interface FreeIssue {
@@ -54,7 +63,10 @@ export interface FreeIssue {
  * user id; access queries match either.
  */
 export interface GrantRecord {
-  /** `seed:<email>:<issue>:<source>` or `purchase:<checkout id>:<issue>`: re-recording is a no-op. */
+  /**
+   * `seed:<email>:<issue>:<source>`, `purchase:<checkout id>:<issue>` or
+   * `admin:<email>:<issue>` (a publisher's grant): re-recording is a no-op.
+   */
   _id: string;
   tenant_id: number;
   issue_id: number;
@@ -169,11 +181,26 @@ export interface OfferRepository {
   findManyInTenants(tenantIds: number[], issueIds: number[]): Promise<OfferRecord[]>;
   /** The free issues of the given tenants. */
   freeIssuesIn(tenantIds: number[]): Promise<FreeIssue[]>;
+  /**
+   * Creates or replaces the offer of an issue of the offer's tenant; false
+   * (nothing written) when the issue id has an offer in another tenant.
+   */
+  putInTenant(offer: OfferRecord): Promise<boolean>;
+  /** Sets whether the issue's offer is on sale; false when the tenant has no offer for it. */
+  setOnSale(tenantId: number, issueId: number, onSale: boolean, now: Date): Promise<boolean>;
+  /** Drops what this process remembers of a tenant's offers (another replica changed them). */
+  forgetTenant(tenantId?: number): void;
 }
 
 export interface GrantRepository {
   /** Records a grant once: true for the call that created it, false when its id already existed. */
   insertOnce(grant: GrantRecord): Promise<boolean>;
+  /**
+   * Creates the grant, or gives the existing one of that id the new expiry
+   * (live again if it was revoked); `created_at` stays the first one's.
+   * Returns the grant as stored.
+   */
+  assign(grant: GrantRecord): Promise<GrantRecord>;
   /**
    * Grants of the user in the tenants that give access at `now`: not revoked,
    * not erased, not expired. Optionally only for some issues.

@@ -1,9 +1,19 @@
 // Cache invalidation in commerce: identity's tenant.updated drops the cached
-// tenant settings (currency, free access, app schemes) of this replica. A
-// broadcast subscription, not a work queue, because every replica holds its
-// own copy; while the broker is away, TENANT_CACHE_SECONDS bounds staleness.
+// tenant settings (currency, free access, app schemes) of this replica, and
+// commerce's own tenant-wide access.changed (an offer put, on or off sale, by
+// any replica) drops the tenant's cached offers. Broadcast subscriptions, not
+// work queues, because every replica holds its own copy; while the broker is
+// away, TENANT_CACHE_SECONDS and OFFER_CACHE_SECONDS bound staleness.
 import type { Logger } from '@folio/logger';
-import { subscribeBroadcast, tenantUpdateOf, TENANT_UPDATED, type Broker, type BroadcastSubscription } from '@folio/messaging';
+import {
+  accessChangeOf,
+  ACCESS_CHANGED,
+  subscribeBroadcast,
+  tenantUpdateOf,
+  TENANT_UPDATED,
+  type Broker,
+  type BroadcastSubscription,
+} from '@folio/messaging';
 
 export interface TenantCache {
   forget(tenantId?: number): void;
@@ -26,5 +36,24 @@ export function subscribeTenantUpdates(deps: {
     },
     // Updates published while we had no queue are lost to us: start afresh.
     onSubscribed: () => tenants.forget(),
+  });
+}
+
+export interface OfferCache {
+  forgetTenant(tenantId?: number): void;
+}
+
+export function subscribeOfferChanges(deps: { broker: Broker; exchange: string; offers: OfferCache; logger: Logger }): Promise<BroadcastSubscription> {
+  const { broker, exchange, offers, logger } = deps;
+  return subscribeBroadcast(broker, {
+    exchange,
+    bindings: [ACCESS_CHANGED],
+    logger,
+    handler: (event) => {
+      const change = accessChangeOf(event);
+      // One user's change (a purchase, an erasure) leaves offers as they are.
+      if (change && change.userId === undefined) offers.forgetTenant(change.tenantId);
+    },
+    onSubscribed: () => offers.forgetTenant(),
   });
 }

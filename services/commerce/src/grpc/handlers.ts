@@ -4,14 +4,16 @@ import type { ServiceHandlers } from '@folio/grpc';
 import type { commerce } from '@folio/proto';
 import type { AccessQueries } from '../domain/access-queries.js';
 import type { Checkout } from '../domain/checkout.js';
+import type { Publishing } from '../domain/publishing.js';
 import type { Purchases } from '../domain/purchase.js';
 import { toSpecDateTime } from '../domain/time.js';
-import { toAccess, toCheckoutPage, toReason } from './mappers.js';
+import { fromOfferPrice, fromSaleMode, toAccess, toCheckoutPage, toGrant, toOffer, toReason } from './mappers.js';
 
 export interface UseCases {
   access: AccessQueries;
   purchases: Purchases;
   checkout: Checkout;
+  publishing: Publishing;
 }
 
 export function commerceHandlers(app: UseCases): ServiceHandlers<typeof commerce.CommerceServiceService> {
@@ -66,6 +68,39 @@ export function commerceHandlers(app: UseCases): ServiceHandlers<typeof commerce
       });
       if ('redirectUrl' in outcome) return { redirectUrl: outcome.redirectUrl, page: undefined };
       return { redirectUrl: '', page: toCheckoutPage(outcome.page) };
+    },
+
+    async putOffer(request) {
+      const offer = await app.publishing.putOffer({
+        tenantId: request.tenantId,
+        issueId: request.issueId,
+        type: request.type,
+        name: request.name,
+        free: request.free,
+        saleMode: fromSaleMode(request.saleMode),
+        prices: request.prices.map(fromOfferPrice),
+        onSale: request.onSale,
+      });
+      return { offer: toOffer(offer) };
+    },
+
+    async getOffer(request) {
+      const offer = await app.publishing.getOffer(request.tenantId, request.issueId);
+      return { offer: offer ? toOffer(offer) : undefined };
+    },
+
+    async setOfferOnSale(request) {
+      return { found: await app.publishing.setOnSale(request.tenantId, request.issueId, request.onSale) };
+    },
+
+    async createGrant(request) {
+      const grant = await app.publishing.createGrant({
+        tenantId: request.tenantId,
+        issueId: request.issueId,
+        email: request.email,
+        expiresAt: request.expiresAt,
+      });
+      return toGrant(grant);
     },
   };
 }

@@ -3,6 +3,8 @@ import { commerce } from '@folio/proto';
 import type { AccessReason, PriceView } from '../domain/access.js';
 import type { IssueAccess } from '../domain/access-queries.js';
 import type { CheckoutLine, CheckoutPage } from '../domain/checkout.js';
+import { saleModeOf, type PriceInput, type SaleMode } from '../domain/publishing.js';
+import { isOnSale, type GrantRecord, type OfferRecord } from '../domain/store.js';
 import { toIso, toSpecDateTime } from '../domain/time.js';
 
 export function toReason(reason: AccessReason | null): commerce.AccessReason {
@@ -104,5 +106,57 @@ export function toCheckoutPage(page: CheckoutPage): commerce.CheckoutPage {
     testMode: page.testMode,
     appLink: page.appLink ?? undefined,
     returnScheme: page.returnScheme ?? undefined,
+  };
+}
+
+const SALE_MODES: Record<SaleMode, commerce.SaleMode> = {
+  individual: commerce.SaleMode.SALE_MODE_INDIVIDUAL,
+  subscription: commerce.SaleMode.SALE_MODE_SUBSCRIPTION,
+  pay_per_use: commerce.SaleMode.SALE_MODE_PAY_PER_USE,
+};
+
+/** UNSPECIFIED (or a value this version does not know) is null: the use case names the field. */
+export function fromSaleMode(mode: commerce.SaleMode): SaleMode | null {
+  return (Object.keys(SALE_MODES) as SaleMode[]).find((name) => SALE_MODES[name] === mode) ?? null;
+}
+
+export function fromOfferPrice(price: commerce.OfferPrice): PriceInput {
+  const discount = price.discount;
+  return {
+    currency: price.currency,
+    amount: price.amount,
+    discount: discount ? { amount: discount.amount, percentage: discount.percentage, endsAt: discount.endsAt } : null,
+  };
+}
+
+export function toOffer(offer: OfferRecord): commerce.Offer {
+  return {
+    issueId: offer._id,
+    tenantId: offer.tenant_id,
+    free: offer.free,
+    saleMode: SALE_MODES[saleModeOf(offer)],
+    prices: offer.prices.map((price) => ({
+      currency: price.currency,
+      amount: price.amount,
+      discount: price.discount
+        ? {
+            amount: price.discount.amount,
+            percentage: price.discount.percentage ?? undefined,
+            endsAt: price.discount.ends_at ? toIso(new Date(price.discount.ends_at)) : undefined,
+          }
+        : undefined,
+    })),
+    onSale: isOnSale(offer),
+    updatedAt: toIso(new Date(offer.updated_at)),
+  };
+}
+
+export function toGrant(grant: GrantRecord): commerce.CreateGrantResponse {
+  return {
+    grantId: grant._id,
+    issueId: grant.issue_id,
+    email: grant.email ?? '',
+    expiresAt: grant.expires_at ? toIso(grant.expires_at) : undefined,
+    createdAt: toIso(grant.created_at),
   };
 }
