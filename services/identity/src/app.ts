@@ -15,16 +15,19 @@ import { RedisRefreshLocks } from './data/refresh-locks.js';
 import { RedisSessionLiveness } from './data/session-liveness.js';
 import { RedisUserVersions } from './data/user-versions.js';
 import { AccountEraser } from './domain/account-erasure.js';
+import { AuditLog } from './domain/audit-log.js';
 import { CursorCodec } from './domain/cursor.js';
 import { DeviceKeys } from './domain/device-keys.js';
 import { TenantDiscovery } from './domain/discovery.js';
 import { EmailLogin } from './domain/email-login.js';
 import { HelpDesk } from './domain/help.js';
 import { HelpRouter, type HelpChannel } from './domain/help-routing.js';
+import { PublisherApiKeys } from './domain/publisher-api-keys.js';
 import { PushRegistrations } from './domain/push.js';
 import { Sessions } from './domain/sessions.js';
 import { SigningKeys } from './domain/signing-keys.js';
 import { SocialLogin } from './domain/social-login.js';
+import { StaffDirectory } from './domain/staff.js';
 import { AppleProvider, FacebookProvider, GoogleProvider } from './domain/social/index.js';
 import { TenantDirectory } from './domain/tenants.js';
 import { UserAccounts } from './domain/users.js';
@@ -120,6 +123,9 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
     const push = new PushRegistrations(store, tenants, events);
     const eraser = new AccountEraser(store, events, logger, sessions);
     const deviceKeys = new DeviceKeys(store.deviceKeys, deviceKeyAccounts(store.users, store.memberships), limiter, logger);
+    const apiKeys = new PublisherApiKeys(store.publisherApiKeys, limiter, logger);
+    const staff = new StaffDirectory(store, apiKeys);
+    const auditLog = new AuditLog(store.auditEntries);
 
     const channel = (webhook: string | undefined, inbox: string): HelpChannel =>
       webhook ? new WebhookHelpChannel(webhook) : new EmailHelpChannel(mailer, inbox);
@@ -153,7 +159,21 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
         {
           name: SERVICE_NAME,
           definition: identity.IdentityServiceService,
-          handlers: identityHandlers({ emailLogin, socialLogin, sessions, keys, users, tenants, discovery, help, push, deviceKeys }),
+          handlers: identityHandlers({
+            emailLogin,
+            socialLogin,
+            sessions,
+            keys,
+            users,
+            tenants,
+            discovery,
+            help,
+            push,
+            deviceKeys,
+            staff,
+            apiKeys,
+            auditLog,
+          }),
         },
       ],
     });

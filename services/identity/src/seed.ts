@@ -1,5 +1,8 @@
 // Loads the demo dataset's identity part (tenants with their settings, users
-// with their memberships, help subjects) into identity's database.
+// with their memberships, help subjects) into identity's database. The
+// dataset's admin users are made publisher owners of every tenant they have
+// an account in (admin@example.com of tenant 1): an owner to manage the
+// store's staff and API keys.
 // Idempotent: re-running updates records in place and never duplicates them.
 //   node dist/seed.js            (FIXTURES_PATH overrides the dataset file)
 //
@@ -146,6 +149,8 @@ export async function seedIdentity(
     });
     for (const tenantId of user.tenants) {
       await store.memberships.ensure(saved._id, tenantId);
+      // The seed gives this role and takes none: the other roles given through the API survive a re-seed.
+      if (user.admin) await store.memberships.setStaffRole(saved._id, tenantId, 'owner');
       memberships += 1;
     }
   }

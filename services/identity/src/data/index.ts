@@ -3,11 +3,13 @@
 // (domain/stores.ts). The seed also uses the writes the domain has no use for.
 import { ensureIndexes, type Connection } from '@folio/mongo';
 import type { IdentityStores } from '../domain/stores.js';
+import { AuditEntryRepository } from './audit-entries.js';
 import { DeviceKeyRepository } from './device-keys.js';
 import { HelpConfigRepository } from './help-config.js';
 import { LoginCodeRepository } from './login-codes.js';
 import { MembershipRepository } from './memberships.js';
 import { IdentityReadCache } from './read-cache.js';
+import { PublisherApiKeyRepository } from './publisher-api-keys.js';
 import { PushRegistrationRepository } from './push-registrations.js';
 import { RefreshTokenRepository } from './refresh-tokens.js';
 import { identityModels } from './schemas.js';
@@ -20,10 +22,12 @@ import { UserRepository } from './users.js';
 export * from './schemas.js';
 export { IdentityReadCache, type IdentityReadCacheSettings } from './read-cache.js';
 export type {
+  AuditEntryRepository,
   DeviceKeyRepository,
   HelpConfigRepository,
   LoginCodeRepository,
   MembershipRepository,
+  PublisherApiKeyRepository,
   PushRegistrationRepository,
   RefreshTokenRepository,
   SessionRepository,
@@ -43,6 +47,8 @@ export interface IdentityStore extends IdentityStores {
   pushRegistrations: PushRegistrationRepository;
   helpConfig: HelpConfigRepository;
   deviceKeys: DeviceKeyRepository;
+  publisherApiKeys: PublisherApiKeyRepository;
+  auditEntries: AuditEntryRepository;
 }
 
 /** `cache`: the service's read cache for users, memberships and tenants (seeds and tools read the store). */
@@ -61,5 +67,7 @@ export async function openIdentityStore(connection: Connection, cache?: Identity
     pushRegistrations: new PushRegistrationRepository(models.pushRegistrations),
     helpConfig: new HelpConfigRepository(models.helpConfig),
     deviceKeys: new DeviceKeyRepository(models.deviceKeys),
+    publisherApiKeys: new PublisherApiKeyRepository(models.publisherApiKeys),
+    auditEntries: new AuditEntryRepository(models.auditEntries),
   };
 }

@@ -1,8 +1,10 @@
-// Which users have an account in which tenants. Creating or deleting a
-// membership also moves the tenant's member count (discovery's sort key).
-// Implements the domain's MembershipStore; `has` (device keys) and `countIn`
-// (the seed) are extra.
+// Which users have an account in which tenants, and their publisher staff
+// role there. Creating or deleting a membership also moves the tenant's
+// member count (discovery's sort key). Implements the domain's
+// MembershipStore; `has` (device keys) and `countIn` (the seed) are extra.
+// Roles are always read from the store: the read cache holds tenant ids only.
 import type { Model } from 'mongoose';
+import type { StaffRole } from '../domain/staff.js';
 import type { MembershipStore } from '../domain/stores.js';
 import { readThrough, type IdentityReadCache } from './read-cache.js';
 import { isDuplicateKey, type MembershipDoc } from './schemas.js';
@@ -49,6 +51,31 @@ export class MembershipRepository implements MembershipStore {
   async has(userId: number, tenantId: number): Promise<boolean> {
     if (this.cache?.memberships.peek(userId)?.includes(tenantId)) return true;
     return (await this.model.exists({ user_id: userId, tenant_id: tenantId }).exec()) !== null;
+  }
+
+  /** One lookup on the unique (user_id, tenant_id) index. */
+  async staffRoleOf(userId: number, tenantId: number): Promise<StaffRole | null> {
+    const doc = await this.model.findOne({ user_id: userId, tenant_id: tenantId }, { staff_role: 1 }).lean<Pick<MembershipDoc, 'staff_role'>>().exec();
+    return doc?.staff_role ?? null;
+  }
+
+  async setStaffRole(userId: number, tenantId: number, role: StaffRole | null): Promise<void> {
+    await this.model.updateOne({ user_id: userId, tenant_id: tenantId }, { $set: { staff_role: role } }).exec();
+  }
+
+  async countOwners(tenantId: number): Promise<number> {
+    return this.model.countDocuments({ tenant_id: tenantId, staff_role: 'owner' }).exec();
+  }
+
+  /** One equality query per role on (tenant_id, staff_role), so the tenant's readers are never read. */
+  async staffOf(tenantId: number): Promise<{ userId: number; role: StaffRole }[]> {
+    const byRole = await Promise.all(
+      (['owner', 'editor'] as const).map(async (role) => {
+        const docs = await this.model.find({ tenant_id: tenantId, staff_role: role }, { user_id: 1 }).lean<Pick<MembershipDoc, 'user_id'>[]>().exec();
+        return docs.map((doc) => ({ userId: doc.user_id, role }));
+      }),
+    );
+    return byRole.flat();
   }
 
   async countIn(tenantId: number): Promise<number> {

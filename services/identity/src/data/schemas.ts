@@ -11,6 +11,7 @@
 // enforce.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { modelOn } from '@folio/mongo';
+import type { StaffRole } from '../domain/staff.js';
 import type { LoginCodeRecord, PushRegistration, RefreshTokenRecord, SessionRecord, SigningKeyRecord, TenantRecord, UserRecord } from '../domain/stores.js';
 export type { RefreshTokenStatus, SessionStatus } from '../domain/stores.js';
 
@@ -31,6 +32,8 @@ export interface MembershipDoc {
   user_id: number;
   tenant_id: number;
   created_at: Date;
+  /** The publisher staff role in the tenant; absent (memberships made before roles) or null for none. */
+  staff_role?: StaffRole | null;
 }
 
 export type LoginCodeDoc = LoginCodeRecord;
@@ -69,6 +72,35 @@ export interface DeviceKeyDoc {
   label: string;
   created_at: Date;
   last_used_at: Date | null;
+}
+
+/**
+ * A publisher API key. `_id` is SHA-256(key), hex: authorizing a request is
+ * one read by `_id`. `key_id` is the public id the API lists and revokes.
+ */
+export interface PublisherApiKeyDoc {
+  _id: string;
+  key_id: string;
+  tenant_id: number;
+  name: string;
+  prefix: string;
+  role: StaffRole;
+  created_at: Date;
+  created_by_user_id: number | null;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+/** One entry of the publisher audit log; `details_json` is kept as the text it came in. */
+export interface AuditEntryDoc {
+  _id: string;
+  tenant_id: number;
+  at: Date;
+  actor: string;
+  action: string;
+  target: string;
+  details_json: string;
+  request_id: string;
 }
 
 export interface HelpConfigDoc {
@@ -137,11 +169,14 @@ const membershipSchema = new Schema<MembershipDoc>(
     user_id: { type: Number, required: true },
     tenant_id: { type: Number, required: true },
     created_at: { type: Date, required: true },
+    staff_role: { type: String, default: null },
   },
   { ...options, collection: 'memberships' },
 );
 membershipSchema.index({ user_id: 1, tenant_id: 1 }, { unique: true });
 membershipSchema.index({ tenant_id: 1 });
+// A tenant's staff (ListStaff, the owner count) without reading its readers' memberships.
+membershipSchema.index({ tenant_id: 1, staff_role: 1 });
 
 const loginCodeSchema = new Schema<LoginCodeDoc>(
   {
@@ -250,6 +285,39 @@ deviceKeySchema.index({ md5_digest: 1 }, { unique: true });
 deviceKeySchema.index({ key_id: 1 }, { unique: true });
 deviceKeySchema.index({ user_id: 1 });
 
+const publisherApiKeySchema = new Schema<PublisherApiKeyDoc>(
+  {
+    _id: { type: String, required: true },
+    key_id: { type: String, required: true },
+    tenant_id: { type: Number, required: true },
+    name: { type: String, required: true },
+    prefix: { type: String, required: true },
+    role: { type: String, required: true },
+    created_at: { type: Date, required: true },
+    created_by_user_id: { type: Number, default: null },
+    last_used_at: { type: Date, default: null },
+    revoked_at: { type: Date, default: null },
+  },
+  { ...options, collection: 'publisher_api_keys' },
+);
+publisherApiKeySchema.index({ key_id: 1 }, { unique: true });
+publisherApiKeySchema.index({ tenant_id: 1, created_at: -1 });
+
+const auditEntrySchema = new Schema<AuditEntryDoc>(
+  {
+    _id: { type: String, required: true },
+    tenant_id: { type: Number, required: true },
+    at: { type: Date, required: true },
+    actor: { type: String, required: true },
+    action: { type: String, required: true },
+    target: { type: String, required: true },
+    details_json: { type: String, required: true },
+    request_id: { type: String, default: '' },
+  },
+  { ...options, collection: 'audit_entries' },
+);
+auditEntrySchema.index({ tenant_id: 1, at: -1, _id: -1 });
+
 const helpConfigSchema = new Schema<HelpConfigDoc>(
   {
     _id: { type: String, required: true },
@@ -273,6 +341,8 @@ export interface Models {
   pushRegistrations: Model<PushRegistrationDoc>;
   helpConfig: Model<HelpConfigDoc>;
   deviceKeys: Model<DeviceKeyDoc>;
+  publisherApiKeys: Model<PublisherApiKeyDoc>;
+  auditEntries: Model<AuditEntryDoc>;
 }
 
 /** Registers every identity model on the connection (idempotent). */
@@ -289,6 +359,8 @@ export function identityModels(connection: Connection): Models {
     pushRegistrations: modelOn(connection, 'PushRegistration', pushRegistrationSchema),
     helpConfig: modelOn(connection, 'HelpConfig', helpConfigSchema),
     deviceKeys: modelOn(connection, 'DeviceKey', deviceKeySchema),
+    publisherApiKeys: modelOn(connection, 'PublisherApiKey', publisherApiKeySchema),
+    auditEntries: modelOn(connection, 'AuditEntry', auditEntrySchema),
   };
 }
 

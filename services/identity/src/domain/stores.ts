@@ -3,7 +3,10 @@
 // (data/index.ts opens them all, app.ts hands them to the use cases). The
 // records keep the documents' field names (`_id`, snake_case), so the
 // repositories hand their lean documents over as they are.
+import type { AuditEntryStore } from './audit-log.js';
 import type { DeviceKeyStore } from './device-keys.js';
+import type { PublisherApiKeyStore } from './publisher-api-keys.js';
+import type { StaffRole } from './staff.js';
 
 export interface UserRecord {
   /** The integer id the API exposes. */
@@ -149,14 +152,21 @@ export interface TenantStore {
   withWebOrigins(): Promise<{ id: number; webOrigins: string[] }[]>;
 }
 
-/** Which users have an account in which tenants. */
+/** Which users have an account in which tenants, and their staff role there. */
 export interface MembershipStore {
   /** Idempotent; `true` only for the call that created it. */
   ensure(userId: number, tenantId: number): Promise<boolean>;
   /** Ascending. */
   tenantIdsOf(userId: number): Promise<number[]>;
-  /** Erasure: returns how many went. */
+  /** Erasure: returns how many went (and the staff roles with them). */
   deleteAllOf(userId: number): Promise<number>;
+  /** The user's role in the tenant, from the store (never cached); null without a role or a membership. */
+  staffRoleOf(userId: number, tenantId: number): Promise<StaffRole | null>;
+  /** Sets or clears (null) the role of an existing membership. */
+  setStaffRole(userId: number, tenantId: number, role: StaffRole | null): Promise<void>;
+  countOwners(tenantId: number): Promise<number>;
+  /** The members of the tenant who have a role. */
+  staffOf(tenantId: number): Promise<{ userId: number; role: StaffRole }[]>;
 }
 
 /** One pending login code per e-mail; every check of it takes one of its attempt slots first. */
@@ -238,4 +248,6 @@ export interface IdentityStores {
   pushRegistrations: PushRegistrationStore;
   helpConfig: HelpConfigStore;
   deviceKeys: DeviceKeyStore;
+  publisherApiKeys: PublisherApiKeyStore;
+  auditEntries: AuditEntryStore;
 }

@@ -2,17 +2,34 @@
 // the reply. No rules live here.
 import type { ServiceHandlers } from '@folio/grpc';
 import { identity } from '@folio/proto';
+import type { AuditLog } from '../domain/audit-log.js';
 import type { DeviceKeys } from '../domain/device-keys.js';
 import type { TenantDiscovery } from '../domain/discovery.js';
 import type { EmailLogin } from '../domain/email-login.js';
 import type { HelpDesk } from '../domain/help.js';
+import type { PublisherApiKeys } from '../domain/publisher-api-keys.js';
 import type { PushRegistrations } from '../domain/push.js';
 import type { Sessions } from '../domain/sessions.js';
 import type { SigningKeys } from '../domain/signing-keys.js';
 import type { SocialLogin } from '../domain/social-login.js';
+import type { StaffDirectory } from '../domain/staff.js';
 import type { TenantDirectory } from '../domain/tenants.js';
 import type { UserAccounts } from '../domain/users.js';
-import { platformName, providerName, publicJwkOf, secretFormName, toDeviceKey, toTenant, toTokenPair, toUser } from './mappers.js';
+import {
+  platformName,
+  providerName,
+  publicJwkOf,
+  secretFormName,
+  staffRoleName,
+  toAuditEntry,
+  toDeviceKey,
+  toPublisherApiKey,
+  toStaffGrant,
+  toStaffMember,
+  toTenant,
+  toTokenPair,
+  toUser,
+} from './mappers.js';
 
 export interface UseCases {
   emailLogin: EmailLogin;
@@ -25,6 +42,9 @@ export interface UseCases {
   help: HelpDesk;
   push: PushRegistrations;
   deviceKeys: DeviceKeys;
+  staff: StaffDirectory;
+  apiKeys: PublisherApiKeys;
+  auditLog: AuditLog;
 }
 
 export function identityHandlers(app: UseCases): ServiceHandlers<typeof identity.IdentityServiceService> {
@@ -144,6 +164,41 @@ export function identityHandlers(app: UseCases): ServiceHandlers<typeof identity
         clientIp: request.clientIp,
       });
       return { userId: verified.userId, email: verified.email, admin: verified.admin, deviceKeyId: verified.keyId };
+    },
+
+    async authorizeStaff(request) {
+      return toStaffGrant(await app.staff.authorize(request));
+    },
+
+    async setStaffRole(request) {
+      const member = await app.staff.setRole({ tenantId: request.tenantId, email: request.email, role: staffRoleName(request.role) });
+      return { member: toStaffMember(member) };
+    },
+
+    async listStaff(request) {
+      return { staff: (await app.staff.list(request.tenantId)).map(toStaffMember) };
+    },
+
+    async createPublisherApiKey(request) {
+      const { view, key } = await app.apiKeys.create(request);
+      return { apiKey: toPublisherApiKey(view), key };
+    },
+
+    async listPublisherApiKeys(request) {
+      return { apiKeys: (await app.apiKeys.list(request.tenantId)).map(toPublisherApiKey) };
+    },
+
+    async revokePublisherApiKey(request) {
+      return { apiKey: toPublisherApiKey(await app.apiKeys.revoke(request)) };
+    },
+
+    async recordAuditEntry(request) {
+      return { entry: toAuditEntry(await app.auditLog.record(request)) };
+    },
+
+    async listAuditEntries(request) {
+      const page = await app.auditLog.list(request);
+      return { entries: page.entries.map(toAuditEntry), total: page.total, page: page.page, perPage: page.perPage };
     },
   };
 }

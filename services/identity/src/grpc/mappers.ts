@@ -1,9 +1,12 @@
 // Identity's records to the wire messages of svc.identity.v1.
 import { identity } from '@folio/proto';
+import type { AuditEntry } from '../domain/audit-log.js';
 import type { DeviceKeyView, SecretForm } from '../domain/device-keys.js';
+import type { PublisherApiKeyView } from '../domain/publisher-api-keys.js';
 import type { PushPlatform } from '../domain/push.js';
 import type { TokenPair } from '../domain/sessions.js';
 import type { SocialProviderName } from '../domain/social/index.js';
+import type { StaffGrant, StaffMember, StaffRole } from '../domain/staff.js';
 import type { TenantRecord, UserRecord } from '../domain/stores.js';
 
 export function toTenant(doc: TenantRecord): identity.Tenant {
@@ -101,4 +104,62 @@ export function secretFormName(form: identity.SecretForm): SecretForm {
 /** A published key as the typed message: only the public members are copied, so a private one can never leak. */
 export function publicJwkOf(jwk: { kty?: string; kid?: string; alg?: string; use?: string; crv?: string; x?: string; y?: string }): identity.PublicJwk {
   return { kty: jwk.kty ?? '', kid: jwk.kid ?? '', alg: jwk.alg ?? '', use: jwk.use ?? '', crv: jwk.crv ?? '', x: jwk.x ?? '', y: jwk.y ?? '' };
+}
+
+export function toStaffRole(role: StaffRole | null): identity.StaffRole {
+  switch (role) {
+    case 'owner':
+      return identity.StaffRole.STAFF_ROLE_OWNER;
+    case 'editor':
+      return identity.StaffRole.STAFF_ROLE_EDITOR;
+    default:
+      return identity.StaffRole.STAFF_ROLE_UNSPECIFIED;
+  }
+}
+
+/** Unspecified (and anything unknown) is no role: SetStaffRole's way of taking one away. */
+export function staffRoleName(role: identity.StaffRole): StaffRole | null {
+  switch (role) {
+    case identity.StaffRole.STAFF_ROLE_OWNER:
+      return 'owner';
+    case identity.StaffRole.STAFF_ROLE_EDITOR:
+      return 'editor';
+    default:
+      return null;
+  }
+}
+
+export function toStaffGrant(grant: StaffGrant): identity.AuthorizeStaffResponse {
+  return { role: toStaffRole(grant.role), actor: grant.actor, userId: grant.userId, apiKeyId: grant.apiKeyId };
+}
+
+export function toStaffMember(member: StaffMember): identity.StaffMember {
+  return { userId: member.userId, email: member.email, role: toStaffRole(member.role) };
+}
+
+export function toPublisherApiKey(view: PublisherApiKeyView): identity.PublisherApiKey {
+  return {
+    id: view.id,
+    tenantId: view.tenantId,
+    name: view.name,
+    prefix: view.prefix,
+    role: toStaffRole(view.role),
+    createdAt: view.createdAt.toISOString(),
+    createdByUserId: view.createdByUserId ?? undefined,
+    lastUsedAt: view.lastUsedAt?.toISOString(),
+    revokedAt: view.revokedAt?.toISOString(),
+  };
+}
+
+export function toAuditEntry(entry: AuditEntry): identity.AuditEntry {
+  return {
+    id: entry.id,
+    tenantId: entry.tenantId,
+    at: entry.at.toISOString(),
+    actor: entry.actor,
+    action: entry.action,
+    target: entry.target,
+    detailsJson: entry.detailsJson,
+    requestId: entry.requestId,
+  };
 }
