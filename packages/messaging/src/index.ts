@@ -27,3 +27,4 @@ export {
   type AccountEraserConfig,
 } from './account-deleted.js';
 export { CONTENT_INGESTED, contentIngestedOf, type AccessibilityPayload, type ContentIngestedPayload } from './content-ingested.js';
+export { ISSUES_CHANGED, issuesChangeOf, type IssuesChangedPayload } from './issues-changed.js';
