@@ -1,6 +1,8 @@
 // Ingest CLI: stores an issue's content and records its manifest and text index.
 //   node dist/ingest.js <file> --tenant <id> --issue <id> [--type epub|pdf|audio] [--title <t>] [--author <a>]
 //   node dist/ingest.js track1.mp3 track2.mp3 --tenant 1 --issue 1003      (audio: the tracks in order)
+// Prints what the file says of itself (its metadata, as JSON) and the validation findings (EPUBCheck's
+// for an EPUB, skipped with --skip-epubcheck; reader's own for PDFs and audio), one a line.
 // Reads MONGO_URL, READER_STORAGE_DIR, PDF_PAGE_WIDTH and the archive and ingest bounds
 // (ARCHIVE_*, INGEST_DEADLINE_SECONDS, PDF_TOOL_TIMEOUT_SECONDS, PDF_TOOL_MAX_MB) like the service. A file
 // that cannot be read safely fails with the reason and exit status 1, nothing stored.
@@ -42,7 +44,8 @@ async function sniffType(file: string): Promise<'epub' | 'pdf' | 'audio' | undef
     await handle.close();
   }
 }
-const USAGE = 'usage: node dist/ingest.js <file...> --tenant <id> --issue <id> [--type epub|pdf|audio] [--title <title>] [--author <author>]';
+const USAGE =
+  'usage: node dist/ingest.js <file...> --tenant <id> --issue <id> [--type epub|pdf|audio] [--title <title>] [--author <author>] [--skip-epubcheck]';
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
       type: { type: 'string' },
       title: { type: 'string' },
       author: { type: 'string' },
+      'skip-epubcheck': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -79,7 +83,7 @@ async function main(): Promise<void> {
     const store = await openReaderStore(connection);
     const storage = new LocalDiskStorage(config.READER_STORAGE_DIR);
     const started = performance.now();
-    const { manifest, indexMs } = await ingestIssue(
+    const { manifest, metadata, findings, indexMs } = await ingestIssue(
       {
         storage,
         manifests: store.manifests,
@@ -100,6 +104,7 @@ async function main(): Promise<void> {
         ...(values.author ? { author: values.author } : {}),
         pdfPageWidth: config.PDF_PAGE_WIDTH,
         signal: interrupted.signal,
+        validate: !values['skip-epubcheck'],
       },
     );
     const parts = manifest.epub
@@ -111,6 +116,11 @@ async function main(): Promise<void> {
       `reader: ingested ${type} "${manifest.title}" as tenant ${tenantId} issue ${issueId}: ${parts}, ${manifest.sections} text sections ` +
         `(index ${indexMs.toFixed(0)} ms, total ${(performance.now() - started).toFixed(0)} ms)`,
     );
+    console.log(`metadata: ${JSON.stringify(metadata)}`);
+    console.log(`findings: ${findings.length}`);
+    for (const finding of findings) {
+      console.log(`  ${finding.severity} ${finding.code}${finding.location ? ` ${finding.location}` : ''}: ${finding.message}`);
+    }
   } finally {
     await connection.close();
   }

@@ -33,6 +33,55 @@ export interface AudioManifest {
   tracks: { title: string; key: string; duration: number; size: number; chapters?: { title: string; start: number }[] }[];
 }
 
+/** Accessibility as the file declares it (EPUB Accessibility 1.1, schema.org terms); catalog's `Accessibility`. */
+export interface ContentAccessibility {
+  /** `dcterms:conformsTo`, e.g. `http://www.idpf.org/epub/a11y/accessibility-20170105.html#wcag-aa`. */
+  conforms_to: string[];
+  access_modes: string[];
+  /** Each entry a comma-separated set of modes that suffice together (`textual`, `textual,visual`). */
+  access_modes_sufficient: string[];
+  features: string[];
+  hazards: string[];
+  summary: string | null;
+  certified_by: string | null;
+}
+
+/** What the file says of itself (the proto's ContentMetadata); empty strings and lists where it says nothing. */
+export interface ContentMetadata {
+  title: string;
+  /** The creators who are authors (a MARC role `aut`, or none), in the file's order. */
+  authors: string[];
+  /** The other creators and contributors, with their MARC relator role (`trl`, `edt`, `nrt`, ...). */
+  contributors: { name: string; role: string }[];
+  publisher: string;
+  lang: string;
+  description: string;
+  /** As the file lists them, an ISBN as `urn:isbn:<digits>`. */
+  identifiers: string[];
+  /** PDF pages; null otherwise. */
+  number_of_pages: number | null;
+  /** Audio: total seconds; null otherwise. */
+  duration_seconds: number | null;
+  /** EPUB spine documents but the navigation document, audio chapters (or tracks without any), PDF outline entries (or pages). */
+  chapters: number;
+  /** null for audio. */
+  layout: 'reflowable' | 'fixed' | null;
+  reading_progression: 'ltr' | 'rtl' | 'auto';
+  /** The file has its own cover image (else the generated one is the cover). */
+  has_cover: boolean;
+  accessibility: ContentAccessibility | null;
+}
+
+/** One finding of a file's validation: EPUBCheck's for EPUBs, reader's own checks otherwise. */
+export interface ValidationFinding {
+  severity: 'fatal' | 'error' | 'warning' | 'info';
+  /** The checker's message id (`RSC-005`), or reader's (`FOLIO-PDF-001`). */
+  code: string;
+  message: string;
+  /** Where in the file (`EPUB/text/ch001.xhtml:12:7`, `page 3`); absent when it is about the whole file. */
+  location?: string;
+}
+
 /** What reader knows of an issue's content: its files, structure and text index. */
 export interface ContentManifest {
   /** `<tenant_id>:<issue_id>`. */
@@ -54,6 +103,8 @@ export interface ContentManifest {
    */
   document_hash?: string | null;
   sections: number;
+  /** What the file says of itself (absent on content ingested before it was recorded). */
+  metadata?: ContentMetadata | null;
   epub: EpubManifest | null;
   pdf: PdfManifest | null;
   audio: AudioManifest | null;

@@ -24,6 +24,14 @@ export interface AudioTrackExtract {
   /** The stored file's extension: one per container (M4B is stored as m4a, Opus as ogg), as media types are served. */
   extension: string;
   chapters: AudioChapter[];
+  /** Chapters the file marks at or past its end (or at no valid time), left out. */
+  droppedChapters: number;
+  /** Every artist the tags name (album artist first), in order. */
+  artists: string[];
+  /** The label or publisher tag. */
+  publisher: string | null;
+  lang: string | null;
+  description: string | null;
 }
 
 type Container = 'mp4' | 'ogg' | 'mpeg';
@@ -74,16 +82,30 @@ export async function readAudioTrack(data: Buffer, fileName: string): Promise<Au
       throw error;
     }
   };
-  const chapters = (container === 'mp4' && fromParser.length === 0 ? mp4Chapters() : fromParser)
+  const marked = container === 'mp4' && fromParser.length === 0 ? mp4Chapters() : fromParser;
+  const chapters = marked
     .filter((chapter) => Number.isFinite(chapter.start) && chapter.start >= 0 && chapter.start < duration)
     .sort((a, b) => a.start - b.start);
+  const { common } = metadata;
+  const artists = [
+    ...new Set(
+      [common.albumartist, ...(common.artists ?? []), common.artist].filter((name): name is string => Boolean(name?.trim())).map((name) => name.trim()),
+    ),
+  ];
+  const description =
+    common.description?.find((text) => text.trim()) ?? common.comment?.map((comment) => comment.text ?? '').find((text) => text.trim()) ?? null;
   return {
-    title: metadata.common.title ?? null,
-    album: metadata.common.album ?? null,
-    artist: metadata.common.artist ?? null,
+    title: common.title ?? null,
+    album: common.album ?? null,
+    artist: common.artist ?? null,
     duration,
     ...FORMATS[container],
     chapters,
+    droppedChapters: marked.length - chapters.length,
+    artists,
+    publisher: common.label?.find((label) => label.trim()) ?? null,
+    lang: common.language?.trim() || null,
+    description: description?.trim() || null,
   };
 }
 

@@ -18,6 +18,7 @@ import {
   resolveHref,
   type PackageLayout,
 } from './epub-package.js';
+import { readPackageMetadata, type PackageMetadata } from './epub-metadata.js';
 
 export interface EpubChapter {
   /** The document's canonical name: decoded, relative to the package root (see epub-package.ts), as readers resolve spine items. */
@@ -41,6 +42,10 @@ export interface EpubExtract {
   toc: { title: string; href: string }[];
   totalWords: number;
   segments: TextSegment[];
+  /** What the package document says of the book (every creator, identifiers, layout, accessibility, ...). */
+  metadata: PackageMetadata;
+  /** Spine documents but the navigation document: the book's chapters. */
+  chapters: number;
 }
 
 export class InvalidContentError extends Error {
@@ -198,10 +203,6 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
   }
   const opf = parseXml(layout.opfSource, opfPath);
 
-  const metadata = elements(opf, 'metadata')[0];
-  const title = text(metadata ? descendants(metadata, 'title')[0] : undefined) || 'Untitled';
-  const lang = text(metadata ? descendants(metadata, 'language')[0] : undefined) || null;
-  const author = text(metadata ? descendants(metadata, 'creator')[0] : undefined) || null;
   const manifest = layout.items;
 
   // The spine's CFI step: its position among the package element's children.
@@ -209,6 +210,11 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
   const spineElement = packageChildren.find((child) => localName(child) === 'spine');
   if (!spineElement) throw new InvalidContentError('the package document has no spine');
   const spineStep = (packageChildren.indexOf(spineElement) + 1) * 2;
+  const metadata = readPackageMetadata(opf, manifest, spineElement);
+  const title = metadata.title || 'Untitled';
+  const lang = metadata.lang || null;
+  const author = metadata.authors[0] ?? null;
+  let chapters = 0;
 
   const spine: EpubChapter[] = [];
   const segments: TextSegment[] = [];
@@ -225,7 +231,9 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
     const docStep = `/${spineStep}/${(index + 1) * 2}[${idref}]`;
     // A navigation document in the spine is read like any chapter but not indexed: a search
     // should find the text, not its table of contents.
-    const sections = item.properties.split(/\s+/).includes('nav') ? [] : extractSections(document);
+    const isNav = item.properties.split(/\s+/).includes('nav');
+    if (!isNav) chapters += 1;
+    const sections = isNav ? [] : extractSections(document);
     const page = spine.length + 1;
     let pageOffset = 0;
     let words = 0;
@@ -251,7 +259,18 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
   for (const chapter of spine) {
     if (!chapter.title) chapter.title = toc.find((entry) => entry.href.split('#')[0] === chapter.href)?.title ?? '';
   }
-  return { title, lang, author, opfPath, spine, toc: toc.length ? toc : spine.map((c) => ({ title: c.title, href: c.href })), totalWords, segments };
+  return {
+    title,
+    lang,
+    author,
+    opfPath,
+    spine,
+    toc: toc.length ? toc : spine.map((c) => ({ title: c.title, href: c.href })),
+    totalWords,
+    segments,
+    metadata,
+    chapters,
+  };
 }
 
 /** EPUB 3 nav (`nav[epub:type=toc]`), else the EPUB 2 NCX; hrefs by their canonical names (relative to the package root). */

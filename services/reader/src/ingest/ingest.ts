@@ -5,13 +5,15 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DEFAULT_ARCHIVE_LIMITS, formatBytes, type ArchiveLimits } from '../archive/zip-reader.js';
-import type { ContentManifest, ContentType, ManifestRepository } from '../domain/store.js';
+import type { ContentManifest, ContentMetadata, ContentType, ManifestRepository, ValidationFinding } from '../domain/store.js';
 import type { TextIndexStore } from '../search/index-store.js';
 import { TextIndex } from '../search/text-index.js';
 import type { ContentStorage } from '../storage/storage.js';
 import { readAudioTrack } from './audio.js';
 import { coverSvg } from './cover.js';
 import { InvalidContentError, readEpub } from './epub.js';
+import { validateEpub } from './epubcheck.js';
+import { audioFindings, audioMetadata, epubMetadata, pdfFindings, pdfMetadata } from './file-report.js';
 import { partialMd5 } from './partial-md5.js';
 import { readPdf } from './pdf.js';
 import { formatDuration } from './tools.js';
@@ -33,6 +35,10 @@ export interface IngestBounds {
   toolTimeoutMs: number;
   /** Address space of one poppler process. */
   toolMaxMemoryBytes: number;
+  /** EPUBCheck is stopped after this long (its findings then say so; the ingest goes on). */
+  epubcheckTimeoutMs: number;
+  /** EPUBCheck's JVM heap. */
+  epubcheckMaxHeapMb: number;
 }
 
 export const DEFAULT_INGEST_BOUNDS: IngestBounds = {
@@ -40,6 +46,8 @@ export const DEFAULT_INGEST_BOUNDS: IngestBounds = {
   deadlineMs: 900_000,
   toolTimeoutMs: 300_000,
   toolMaxMemoryBytes: 512 * 1024 * 1024,
+  epubcheckTimeoutMs: 120_000,
+  epubcheckMaxHeapMb: 384,
 };
 
 export interface IngestInput {
@@ -58,10 +66,16 @@ export interface IngestInput {
   pdfPageWidth?: number;
   /** Stops the ingest (the CLI interrupted): like the deadline, child processes are killed and temporary files removed. */
   signal?: AbortSignal;
+  /** Runs EPUBCheck on an EPUB (default true); the seed, whose EPUBs reader builds itself, skips its JVM. */
+  validate?: boolean;
 }
 
 export interface IngestReport {
   manifest: ContentManifest;
+  /** What the file says of itself (also in the manifest). */
+  metadata: ContentMetadata;
+  /** EPUBCheck's messages for an EPUB, reader's own checks for a PDF or audio; advice, never a refusal. */
+  findings: ValidationFinding[];
   /** Milliseconds spent building the text index. */
   indexMs: number;
 }
@@ -135,6 +149,8 @@ async function ingestWithin(
 
   // Read everything first: a file that does not parse leaves the stored issue untouched.
   let manifest: ContentManifest;
+  let metadata: ContentMetadata;
+  let findings: ValidationFinding[];
   let index: TextIndex | null = null;
   let indexMs = 0;
   /** What is stored once everything is read: bytes, or a file on disk read when its turn comes. */
@@ -170,6 +186,12 @@ async function ingestWithin(
       ingested_at: new Date(),
     };
     input.author ??= epub.author;
+    metadata = epubMetadata(epub);
+    // Only a file the bounded reader accepted reaches EPUBCheck (a bomb never does).
+    findings =
+      input.validate === false
+        ? []
+        : await validateEpub(input.files[0]!, { timeoutMs: bounds.epubcheckTimeoutMs, maxHeapMb: bounds.epubcheckMaxHeapMb, signal });
   } else if (input.type === 'pdf') {
     if (input.files.length !== 1) throw new InvalidContentError('a PDF issue is one file');
     const data = await readFile(input.files[0]!);
@@ -202,12 +224,16 @@ async function ingestWithin(
       ingested_at: new Date(),
     };
     input.author ??= pdf.author;
+    metadata = pdfMetadata(pdf);
+    findings = pdfFindings(pdf, input.pdfPageWidth ?? 1200);
   } else {
     const tracks: NonNullable<ContentManifest['audio']>['tracks'] = [];
+    const extracts: { extract: Awaited<ReturnType<typeof readAudioTrack>>; fileName: string }[] = [];
     let album: string | null = null;
     for (const [i, file] of input.files.entries()) {
       const data = await readFile(file);
       const track = await readAudioTrack(data, basename(file));
+      extracts.push({ extract: track, fileName: basename(file) });
       album ??= track.album;
       input.author ??= track.artist;
       const key = keys.track(tenantId, issueId, i + 1, track.extension);
@@ -230,7 +256,10 @@ async function ingestWithin(
       audio: { tracks },
       ingested_at: new Date(),
     };
+    metadata = audioMetadata(extracts.map(({ extract }) => extract));
+    findings = audioFindings(extracts);
   }
+  manifest.metadata = metadata;
 
   signal.throwIfAborted();
   await deps.storage.deletePrefix(folder);
@@ -239,7 +268,7 @@ async function ingestWithin(
   await deps.storage.deletePrefix(indexFolder(tenantId, issueId));
   if (index) manifest.text_index_key = await deps.indexes.save(tenantId, issueId, index);
   await deps.manifests.save(manifest);
-  return { manifest, indexMs };
+  return { manifest, metadata, findings, indexMs };
 }
 
 /** An issue without readable content (physical): a manifest that says so, and its cover. */

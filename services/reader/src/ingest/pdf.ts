@@ -33,6 +33,14 @@ export interface PdfExtract {
   pages: PdfPage[];
   toc: { title: string; page: number }[];
   segments: TextSegment[];
+  /** The info dictionary's Subject (what the PDF says it is about), null when blank. */
+  subject: string | null;
+  /** pdfinfo's `Encrypted:` value when the PDF is encrypted (`yes (print:no copy:no ...)`), null otherwise. */
+  encryption: string | null;
+  /** Pages (1-based) of so odd a shape that their image was bounded by the longer side instead of the configured width. */
+  boundedPages: number[];
+  /** The catalog's /ViewerPreferences /Direction: `rtl` for R2L, `ltr` for L2R, null when unstated or unreadable. */
+  direction: 'ltr' | 'rtl' | null;
   /** Removes the work folder of the page images. */
   dispose(): Promise<void>;
 }
@@ -107,19 +115,26 @@ async function readWith(path: string, options: ReadPdfOptions, tool: ToolOptions
     return paragraphs.join('\n\n');
   });
 
-  const images = await renderPages(path, renderSizes(sizes, options.pageWidth), options.renderers ?? 2, tool, directory);
+  const rendered = renderSizes(sizes, options.pageWidth);
+  const images = await renderPages(path, rendered, options.renderers ?? 2, tool, directory);
   const pages: PdfPage[] = [];
   for (const [index, imageFile] of images.entries()) {
     const text = pageTexts[index] ?? '';
     pages.push({ imageFile, ...(await pngFileSize(imageFile)), text, words: countWords(text) });
   }
+  const encrypted = field('Encrypted');
+  const catalog = await catalogFacts(path);
   return {
     title: field('Title'),
     author: field('Author'),
-    lang: await catalogLang(path),
+    lang: catalog.lang,
     pages,
     toc: await readOutline(path, pageCount, tool),
     segments,
+    subject: field('Subject'),
+    encryption: encrypted && /^yes\b/i.test(encrypted) ? encrypted : null,
+    boundedPages: rendered.flatMap((size, index) => (size.height !== -1 ? [index + 1] : [])),
+    direction: catalog.direction,
   };
 }
 
@@ -165,17 +180,23 @@ export function renderSizes(sizes: { width: number; height: number }[], width: n
 
 export const MAX_SIDE_FACTOR = 4;
 
-/** The document's language from its catalog's /Lang, when the catalog is stored uncompressed (else null). */
-async function catalogLang(path: string): Promise<string | null> {
+/**
+ * The document's language (/Lang) and reading direction (/ViewerPreferences /Direction) from its catalog,
+ * when the catalog is stored uncompressed (else null).
+ */
+async function catalogFacts(path: string): Promise<{ lang: string | null; direction: 'ltr' | 'rtl' | null }> {
   const data = (await readFile(path)).toString('latin1');
+  let lang: string | null = null;
+  let direction: 'ltr' | 'rtl' | null = null;
   for (const match of data.matchAll(/\/Type\s*\/Catalog\b/g)) {
     const start = Math.max(data.lastIndexOf(' obj', match.index), 0);
     const end = data.indexOf('endobj', match.index);
     const dictionary = data.slice(start, end === -1 ? match.index + 4096 : end);
-    const lang = /\/Lang\s*\(([A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*)\)/.exec(dictionary)?.[1];
-    if (lang) return lang;
+    lang ??= /\/Lang\s*\(([A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*)\)/.exec(dictionary)?.[1] ?? null;
+    const stated = /\/Direction\s*\/(R2L|L2R)\b/.exec(dictionary)?.[1];
+    direction ??= stated === 'R2L' ? 'rtl' : stated === 'L2R' ? 'ltr' : null;
   }
-  return null;
+  return { lang, direction };
 }
 
 /** Width and height of a PNG file, from its first bytes. */
