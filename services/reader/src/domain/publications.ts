@@ -11,6 +11,10 @@
 // alternate where it was kept at ingest; audiobook tracks carry their
 // durations and media types.
 //
+// What the file says of itself (ingest's metadata) completes the store's
+// metadata: its accessibility, layout and reading direction, its own
+// identifiers, and every creator when the store's author is the file's first.
+//
 // Every link of one manifest is signed as of one second, `signedAt`: the
 // positions list asked with that second (GET .../positions?signed_at=) has
 // the very hrefs of the reading order, which is how Readium navigators match
@@ -21,7 +25,7 @@ import type { ContentLinks } from './content.js';
 import { audioPositions, epubPositions, pagePositions, type PositionLocator } from './position-list.js';
 import type { IssueInfo, Peers } from './ports.js';
 import type { ReaderSessions } from './sessions.js';
-import type { ContentManifest } from './store.js';
+import type { ContentAccessibility, ContentManifest } from './store.js';
 import { parseDateTime } from './time.js';
 
 export interface PublicationLink {
@@ -47,6 +51,8 @@ export interface Publication {
   /** BCP 47; null when the issue has none. */
   language: string | null;
   authors: string[];
+  /** The file's other creators and contributors, with their MARC relator role (`trl`, `edt`, `nrt`, ...). */
+  contributors: { name: string; role: string }[];
   publisher: string | null;
   /** ISO 8601 date-time; null when catalog's date does not parse. */
   published: string | null;
@@ -54,6 +60,14 @@ export interface Publication {
   numberOfPages: number | null;
   /** Seconds (audiobooks). */
   duration: number | null;
+  /** The file's own identifiers (`urn:isbn:...`, `urn:uuid:...`). */
+  altIdentifiers: string[];
+  /** What the file declares of its accessibility; null when nothing (or ingested before it was read). */
+  accessibility: ContentAccessibility | null;
+  /** `fixed` for PDF pages and fixed-layout EPUBs; null for audio. */
+  layout: 'reflowable' | 'fixed' | null;
+  /** Null when the file leaves it to the reading system. */
+  readingProgression: 'ltr' | 'rtl' | null;
   readingOrder: PublicationLink[];
   resources: PublicationLink[];
   toc: PublicationLink[];
@@ -65,6 +79,28 @@ export interface Publication {
 const CLOCK_SKEW_SECONDS = 60;
 
 const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+/** An identifier Readium can take as `altIdentifier` (a URI: `urn:isbn:...`, `urn:uuid:...`, `https://...`). */
+const URI = /^[A-Za-z][A-Za-z0-9+.-]*:\S+$/;
+
+const progressionOf = (value: string | undefined): 'ltr' | 'rtl' | null => (value === 'ltr' || value === 'rtl' ? value : null);
+
+/**
+ * The authors: the file's, in its order, when the store's author is the first of them or the store names
+ * none (the store's metadata came from the file or agrees with it); otherwise the store's author alone, as
+ * the publisher corrected it. The file's other creators come with it in either case.
+ */
+function creatorsOf(issue: IssueInfo, manifest: ContentManifest): Pick<Publication, 'authors' | 'contributors'> {
+  const file = manifest.metadata;
+  const same = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base' }) === 0;
+  const fileAuthors = file?.authors ?? [];
+  const authors = !issue.author
+    ? fileAuthors
+    : fileAuthors[0] !== undefined && same(fileAuthors[0], issue.author)
+      ? [issue.author, ...fileAuthors.slice(1)]
+      : [issue.author];
+  return { authors, contributors: (file?.contributors ?? []).filter((contributor) => !authors.some((author) => same(author, contributor.name))) };
+}
 
 export class Publications {
   constructor(
@@ -110,10 +146,15 @@ export class Publications {
       signedAt,
       title: issue.name || manifest.title,
       language,
-      authors: issue.author ? [issue.author] : [],
-      publisher: issue.publisher || null,
+      ...creatorsOf(issue, manifest),
+      // The store's metadata first (the publisher's word), the file's where the store has none.
+      publisher: issue.publisher || manifest.metadata?.publisher || null,
       published: published ? published.toISOString() : null,
-      description: issue.description || null,
+      description: issue.description || manifest.metadata?.description || null,
+      altIdentifiers: (manifest.metadata?.identifiers ?? []).filter((identifier) => URI.test(identifier)),
+      accessibility: manifest.metadata?.accessibility ?? null,
+      layout: manifest.pdf ? ('fixed' as const) : manifest.epub ? (manifest.metadata?.layout ?? 'reflowable') : null,
+      readingProgression: progressionOf(manifest.metadata?.reading_progression),
       resources: [{ href: this.deps.content.cover(manifest), type: 'image/svg+xml', rel: ['cover'] }],
     };
     const body = await this.body(manifest, issue, limit, notAfter, new Date(signedAt * 1000));

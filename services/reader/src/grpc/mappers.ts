@@ -9,6 +9,7 @@ import type { Progression } from '../domain/progression.js';
 import type { PositionLocator } from '../domain/position-list.js';
 import type { Publication, PublicationLink } from '../domain/publications.js';
 import type { StoredSession } from '../domain/sessions.js';
+import type { ContentAccessibility } from '../domain/store.js';
 import type { ReaderSettingsView, TocEntry, UserReaderSettings } from '../domain/settings.js';
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
@@ -191,6 +192,24 @@ export function publicationToProto(publication: Publication): reader.Publication
     toc: publication.toc.map(publicationLinkToProto),
     links: publication.links.map(publicationLinkToProto),
     signedAt: publication.signedAt,
+    accessibility: publication.accessibility ? accessibilityToProto(publication.accessibility) : undefined,
+    layout: orUndefined(publication.layout),
+    readingProgression: orUndefined(publication.readingProgression),
+    altIdentifiers: publication.altIdentifiers,
+    contributors: publication.contributors,
+  };
+}
+
+/** What a file declares of its accessibility (a manifest's, a content status's metadata). */
+export function accessibilityToProto(accessibility: ContentAccessibility): reader.ContentAccessibility {
+  return {
+    conformsTo: accessibility.conforms_to,
+    accessModes: accessibility.access_modes,
+    accessModesSufficient: accessibility.access_modes_sufficient,
+    features: accessibility.features,
+    hazards: accessibility.hazards,
+    summary: orUndefined(accessibility.summary),
+    certifiedBy: orUndefined(accessibility.certified_by),
   };
 }
 
