@@ -74,4 +74,30 @@ describe('free issues of a tenant', () => {
     await models.offers.create(offer(8, 1, false));
     expect(await offers.findInTenant(1, 8)).toMatchObject({ _id: 8 });
   });
+
+  it('when an offer goes on or off sale here, or another replica changes the tenant, then the cached offer is dropped', async () => {
+    const offers = new MongoOfferRepository(models.offers, 60_000);
+    await offers.put(offer(9, 1, false));
+    expect(await offers.findInTenant(1, 9)).not.toHaveProperty('on_sale');
+    // Another tenant's issue id: nothing changes.
+    expect(await offers.setOnSale(2, 9, false, new Date())).toBe(false);
+    expect(await offers.findInTenant(1, 9)).not.toHaveProperty('on_sale');
+    expect(await offers.setOnSale(1, 9, false, new Date())).toBe(true);
+    expect(await offers.findInTenant(1, 9)).toMatchObject({ on_sale: false });
+    // Changed behind its back, then the tenant's access.changed arrives (forgetTenant).
+    await models.offers.updateOne({ _id: 9 }, { on_sale: true });
+    expect(await offers.findInTenant(1, 9)).toMatchObject({ on_sale: false });
+    offers.forgetTenant(2);
+    expect(await offers.findInTenant(1, 9)).toMatchObject({ on_sale: false });
+    offers.forgetTenant(1);
+    expect(await offers.findInTenant(1, 9)).toMatchObject({ on_sale: true });
+  });
+
+  it('when an offer is put in a tenant under an id another tenant has, then nothing is written', async () => {
+    const offers = new MongoOfferRepository(models.offers, 60_000);
+    expect(await offers.putInTenant({ ...offer(3, 1, false), name: 'Taken' })).toBe(false);
+    expect(await offers.findInTenant(2, 3)).toMatchObject({ tenant_id: 2, name: 'Issue 3' });
+    expect(await offers.putInTenant({ ...offer(3, 2, false), name: 'Replaced' })).toBe(true);
+    expect(await offers.findInTenant(2, 3)).toMatchObject({ name: 'Replaced' });
+  });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decideAccess, offerView, stronger } from '../src/domain/access.js';
 import { expiryEnd, luhnValid } from '../src/domain/payments.js';
 import type { TenantInfo } from '../src/domain/ports.js';
+import { offerFrom, saleModeOf, type OfferInput } from '../src/domain/publishing.js';
 import { resolveReturnScheme } from '../src/domain/purchase.js';
 import type { GrantRecord, OfferRecord, SubscriptionRecord } from '../src/domain/store.js';
 
@@ -78,6 +79,56 @@ describe('offer rules', () => {
 
   it('when a free issue also has prices, then it shows none', () => {
     expect(offerView(offer({ free: true }), tenant, now)).toMatchObject({ free: true, prices: [], saleRefusal: 'free' });
+  });
+
+  it('when an offer is off sale, then it is neither sold nor listed, free or not, while access is decided as before', () => {
+    expect(offerView(offer({ on_sale: false }), tenant, now)).toMatchObject({ individuallyAcquirable: false, saleRefusal: 'not_on_sale' });
+    expect(offerView(offer({ on_sale: false, free: true }), tenant, now)).toMatchObject({ individuallyAcquirable: false, saleRefusal: 'not_on_sale' });
+    expect(decideAccess(offer({ on_sale: false }), tenant, [grant()], [])).toEqual({ reason: 'purchased', expiresAt: null });
+    expect(decideAccess(offer({ on_sale: false, free: true }), tenant, [], [])).toEqual({ reason: 'free', expiresAt: null });
+    expect(offerView(offer({ on_sale: true }), tenant, now).saleRefusal).toBeNull();
+  });
+});
+
+describe('offer input', () => {
+  const input = (fields: Partial<OfferInput> = {}): OfferInput => ({
+    tenantId: 1,
+    issueId: 10,
+    type: 'epub',
+    name: 'X',
+    free: false,
+    saleMode: 'individual',
+    prices: [{ currency: 'USD', amount: 10 }],
+    onSale: false,
+    ...fields,
+  });
+  const discounted = (amount: number, percentage: number, currency = 'USD') =>
+    offerFrom(input({ prices: [{ currency, amount, discount: { percentage } }] }), currency, now).prices[0]!.discount;
+
+  it('when a percentage is given, then the amount is rounded to the currency’s smallest unit', () => {
+    expect(discounted(9.99, 20)).toEqual({ amount: 7.99, percentage: 20, ends_at: null });
+    expect(discounted(4.99, 50)).toEqual({ amount: 2.5, percentage: 50, ends_at: null });
+    expect(discounted(1000, 33, 'JPY')).toEqual({ amount: 670, percentage: 33, ends_at: null });
+  });
+
+  it('when the sale modes are mapped, then each is the sale and licensing the storefront rules know, and back', () => {
+    for (const mode of ['individual', 'subscription', 'pay_per_use'] as const) expect(saleModeOf(offerFrom(input({ saleMode: mode }), 'USD', now))).toBe(mode);
+    expect(offerFrom(input({ saleMode: 'subscription' }), 'USD', now)).toMatchObject({ sale: 'subscription_only', licensing: 'standard' });
+    expect(offerFrom(input({ saleMode: 'pay_per_use' }), 'USD', now)).toMatchObject({ sale: 'individual', licensing: 'pay_per_use' });
+  });
+
+  it('when a JPY price has decimals, or a percentage leaves nothing off, then the field is named', () => {
+    const fields = (prices: OfferInput['prices'], currency = 'USD') => {
+      try {
+        offerFrom(input({ prices }), currency, now);
+        return [];
+      } catch (error) {
+        return Object.keys((error as { details: { fieldErrors: Record<string, string[]> } }).details.fieldErrors);
+      }
+    };
+    expect(fields([{ currency: 'JPY', amount: 100.5 }], 'JPY')).toEqual(['prices.0.amount']);
+    expect(fields([{ currency: 'USD', amount: 0.01, discount: { percentage: 10 } }])).toEqual(['prices.0.discount.percentage']);
+    expect(fields([{ currency: 'USD', amount: 5, discount: {} }])).toEqual(['prices.0.discount']);
   });
 });
 
