@@ -46,12 +46,10 @@ const AuditEntry = z
     id: z.string(),
     at: z.string().meta({ description: 'ISO 8601 UTC' }),
     actor: z.string().meta({ description: '`user:<id>` or `api-key:<id>`' }),
-    action: z
-      .string()
-      .meta({
-        description:
-          '`issue.create`, `issue.update`, `issue.delete`, `issue.publish`, `issue.withdraw`, `content.upload`, `offer.put`, `grant.create`, `api-key.create`, `api-key.revoke`, `staff.set`',
-      }),
+    action: z.string().meta({
+      description:
+        '`issue.create`, `issue.update`, `issue.delete`, `issue.publish`, `issue.withdraw`, `content.upload`, `offer.put`, `grant.create`, `api-key.create`, `api-key.revoke`, `staff.set`',
+    }),
     target: z.string().meta({ description: '`issue:<id>`, `api-key:<id>`, `user:<id>`' }),
     details: z.record(z.string(), z.unknown()).meta({ description: 'What changed: field names to new values' }),
     request_id: z.string().meta({ description: 'The X-Request-Id of the change' }),
