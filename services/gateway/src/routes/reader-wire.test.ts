@@ -19,6 +19,11 @@ const publication = (preview: boolean): reader.Publication => ({
   toc: [],
   links: [{ href: 'https://media/book.epub', type: 'application/epub+zip', title: undefined, rel: ['alternate'], children: [] }],
   signedAt: 1796300000,
+  accessibility: undefined,
+  layout: undefined,
+  readingProgression: undefined,
+  altIdentifiers: [],
+  contributors: [],
 });
 
 describe('publicationToWire (Readium manifest links)', () => {

@@ -4,6 +4,7 @@
 import { DomainError } from '@folio/errors';
 import { reader } from '@folio/proto';
 import type { ReaderScope } from '../http/route.js';
+import { readiumAccessibility } from './reader-accessibility.js';
 import type { z } from 'zod';
 import type {
   DownloadRecord,
@@ -214,6 +215,33 @@ const PROFILES: Record<number, { conformsTo: string; type: string }> = {
   },
 };
 
+/** MARC relator codes Readium has a contributor key for; any other role is a `contributor` with its role. */
+const CONTRIBUTOR_KEYS: Record<string, 'translator' | 'editor' | 'artist' | 'illustrator' | 'narrator' | 'colorist' | 'inker' | 'penciler' | 'letterer'> = {
+  trl: 'translator',
+  edt: 'editor',
+  art: 'artist',
+  ill: 'illustrator',
+  nrt: 'narrator',
+  clr: 'colorist',
+  ink: 'inker',
+  pnc: 'penciler',
+  ltr: 'letterer',
+};
+
+type MetadataWire = PublicationWire['metadata'];
+
+/** The file's creators other than its authors, under Readium's key for their role. */
+function contributorsToWire(contributors: reader.PublicationContributor[]): Partial<MetadataWire> {
+  const byKey: Record<string, string[]> = {};
+  const others: { name: string; role: string }[] = [];
+  for (const { name, role } of contributors) {
+    const key = CONTRIBUTOR_KEYS[role];
+    if (key) (byKey[key] ??= []).push(name);
+    else others.push({ name, role });
+  }
+  return { ...byKey, ...(others.length > 0 && { contributor: others }) };
+}
+
 function linkToWire(link: reader.PublicationLink): LinkWire {
   return {
     href: link.href,
@@ -237,6 +265,9 @@ export function publicationToWire(publication: reader.Publication | undefined, g
   if (!publication) throw breach('GetPublicationManifest', 'a publication');
   const profile = PROFILES[publication.type];
   if (!profile) throw breach('GetPublicationManifest', 'a known publication type');
+  const accessibility = readiumAccessibility(publication.accessibility);
+  const progression = publication.readingProgression === 'ltr' || publication.readingProgression === 'rtl' ? publication.readingProgression : undefined;
+  const layout = publication.layout === 'reflowable' || publication.layout === 'fixed' ? publication.layout : undefined;
   return {
     '@context': 'https://readium.org/webpub-manifest/context.jsonld',
     metadata: {
@@ -245,12 +276,18 @@ export function publicationToWire(publication: reader.Publication | undefined, g
       identifier: publication.identifier,
       title: publication.title,
       ...(publication.language !== undefined && { language: publication.language }),
+      ...(publication.altIdentifiers.length > 0 && { altIdentifier: publication.altIdentifiers }),
       ...(publication.authors.length > 0 && { author: publication.authors }),
+      ...contributorsToWire(publication.contributors),
       ...(publication.publisher !== undefined && { publisher: publication.publisher }),
       ...(publication.published !== undefined && { published: publication.published }),
       ...(publication.description !== undefined && { description: publication.description }),
       ...(publication.numberOfPages !== undefined && publication.numberOfPages > 0 && { numberOfPages: publication.numberOfPages }),
       ...(publication.duration !== undefined && publication.duration > 0 && { duration: publication.duration }),
+      ...(progression && { readingProgression: progression }),
+      // `layout` is the schema's current place; `presentation.layout` is where Readium's EPUB navigators read it.
+      ...(layout && { layout, presentation: { layout } }),
+      ...(accessibility && { accessibility }),
     },
     links: [
       { rel: ['self'], href: `${gateway}/api/v2/reader/${issueId}/manifest`, type: WEBPUB_MEDIA_TYPE },

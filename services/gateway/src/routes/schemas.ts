@@ -319,6 +319,22 @@ const PublicationLink = z
   })
   .meta({ id: 'PublicationLink', description: 'A Readium link; paid files are signed URLs that expire no later than the access' });
 
+/** Readium's accessibility object (OPDS 2 publications use the same). */
+export const ReadiumAccessibility = z
+  .object({
+    conformsTo: z.array(z.string()).optional().meta({ description: 'URIs of the accessibility profiles met (EPUB Accessibility, WCAG level)' }),
+    accessMode: z.array(z.string()).optional(),
+    accessModeSufficient: z
+      .array(z.union([z.string(), z.array(z.string())]))
+      .optional()
+      .meta({ description: 'A list: modes that suffice together' }),
+    feature: z.array(z.string()).optional(),
+    hazard: z.array(z.string()).optional(),
+    summary: z.string().optional(),
+    certification: z.object({ certifiedBy: z.string() }).optional(),
+  })
+  .meta({ id: 'ReadiumAccessibility', description: "What the file declares of its accessibility, in Readium's vocabulary (schema.org terms)" });
+
 export const WebPublication = z
   .object({
     '@context': z.string(),
@@ -329,12 +345,33 @@ export const WebPublication = z
         identifier: z.string(),
         title: z.string(),
         language: z.string().optional(),
-        author: z.array(z.string()).optional(),
+        altIdentifier: z.array(z.string()).optional().meta({ description: "The file's own identifiers (`urn:isbn:...`, `urn:uuid:...`)" }),
+        author: z.array(z.string()).optional().meta({ description: 'Every author, in order' }),
+        translator: z.array(z.string()).optional(),
+        editor: z.array(z.string()).optional(),
+        artist: z.array(z.string()).optional(),
+        illustrator: z.array(z.string()).optional(),
+        narrator: z.array(z.string()).optional(),
+        colorist: z.array(z.string()).optional(),
+        inker: z.array(z.string()).optional(),
+        penciler: z.array(z.string()).optional(),
+        letterer: z.array(z.string()).optional(),
+        contributor: z
+          .array(z.object({ name: z.string(), role: z.string().meta({ description: 'MARC relator code' }) }))
+          .optional()
+          .meta({ description: 'Creators of other roles' }),
         publisher: z.string().optional(),
         published: z.string().optional(),
         description: z.string().optional(),
         numberOfPages: z.number().int().optional(),
         duration: z.number().optional(),
+        readingProgression: z.enum(['ltr', 'rtl']).optional().meta({ description: "The file's reading direction; absent when it leaves it to the reader" }),
+        layout: z.enum(['reflowable', 'fixed']).optional().meta({ description: '`fixed`: PDF pages, fixed-layout EPUBs; absent for audio' }),
+        presentation: z
+          .object({ layout: z.enum(['reflowable', 'fixed']) })
+          .optional()
+          .meta({ description: 'The same layout where Readium navigators read it' }),
+        accessibility: ReadiumAccessibility.optional(),
       })
       .meta({ description: 'Readium metadata' }),
     links: z.array(PublicationLink).meta({
