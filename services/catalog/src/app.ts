@@ -24,6 +24,11 @@ import { RankedQueries } from './domain/ranked-queries.js';
 import { Search } from './domain/search.js';
 import { Storefront } from './domain/storefront.js';
 import { FAVORITES_CHANGED, subscribeCacheInvalidation } from './events/cache-invalidation.js';
+import { startContentIngestedConsumer } from './events/content-ingested.js';
+import { announceIssuesChanged, subscribeIssuesChanged } from './events/issues-changed.js';
+import { CatalogIngest, type AnnounceIssues } from './domain/ingest.js';
+import { IngestedContent } from './domain/ingested-content.js';
+import { Publishing } from './domain/publishing.js';
 import { catalogHandlers } from './grpc/handlers.js';
 import { Presenter } from './grpc/mappers.js';
 import { CachedAccess } from './upstreams/cached-access.js';
@@ -143,6 +148,15 @@ export async function startCatalog(
 
     const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'catalog' });
     teardown.add(() => broker.close());
+    // The publisher API's writes and reader's content.ingested go to the database, into this view at
+    // once, and are announced: the other replicas catch up when they hear it (events/issues-changed.ts).
+    const announceIssues: AnnounceIssues = announceIssuesChanged({ broker, exchange: config.EVENTS_EXCHANGE, logger });
+    const ingest = new CatalogIngest(store, sync, announceIssues);
+    const publishing = new Publishing({ issues: store.issues, ingest, view });
+    const issueChanges = await subscribeIssuesChanged({ broker, exchange: config.EVENTS_EXCHANGE, logger, catchUp: () => sync.catchUpSoon() });
+    teardown.add(() => issueChanges.stop());
+    const ingestedContent = new IngestedContent({ publishing, logger });
+    teardown.add((await startContentIngestedConsumer({ broker, connection, logger, ingested: ingestedContent, config })).stop);
     // account.deleted erases the user's favorites in every tenant (@folio/messaging decodes it).
     const eraseFavorites = async ({ userId }: AccountDeletion) =>
       logger.info({ user_id: userId, favorites: await favorites.eraseUser(userId) }, 'account data erased');
@@ -174,7 +188,16 @@ export async function startCatalog(
         {
           name: SERVICE_NAME,
           definition: catalog.CatalogServiceService,
-          handlers: catalogHandlers({ issues, library, favorites, search, myContent, continueReading, presenter: new Presenter(config.COVER_URL_TEMPLATE) }),
+          handlers: catalogHandlers({
+            issues,
+            library,
+            favorites,
+            search,
+            myContent,
+            continueReading,
+            publishing,
+            presenter: new Presenter(config.COVER_URL_TEMPLATE),
+          }),
         },
       ],
     });
@@ -186,7 +209,7 @@ export async function startCatalog(
       catchUpIndex: () => sync.catchUp(),
       startedFrom: loaded,
       writeSnapshot: () => snapshots.writeSnapshot(),
-      invalidationsLive: () => [...invalidations, favoriteInvalidation].every((subscription) => subscription.attached()),
+      invalidationsLive: () => [...invalidations, favoriteInvalidation, issueChanges].every((subscription) => subscription.attached()),
     };
   } catch (error) {
     await stopAll();

@@ -55,8 +55,13 @@ export const configSchema = serviceEnv({ grpcPort: 50052, database: 'folio_catal
   SEARCH_CACHE_HITS: env.int(200_000).pipe(z.number().min(0)),
   /** Reading positions considered for the library's continue-reading shelf (most recent first). */
   CONTINUE_READING_WINDOW: env.int(100).pipe(z.number().min(1).max(1_000)),
-  /** Catch-up of the in-memory index with writes of other replicas (by updated_at); 0 disables it. */
-  INDEX_REFRESH_INTERVAL_MS: env.int(10_000).pipe(z.number().min(0)),
+  /**
+   * Periodic catch-up of the in-memory index with writes of other replicas (by updated_at); 0 disables it.
+   * Announced writes (issues.changed) are caught up at once; this bounds a lost announcement: a publish or a
+   * withdrawal shows in every replica's listings within this interval plus one catch-up (under 1 s), so it
+   * stays below the publisher API's 10 s bound.
+   */
+  INDEX_REFRESH_INTERVAL_MS: env.int(5_000).pipe(z.number().min(0)),
   /**
    * How often a replica whose view changed writes a snapshot of it (one replica per state, see
    * domain/snapshot.ts); replicas start from the latest one. 0: this replica never writes one.
@@ -79,9 +84,14 @@ export const configSchema = serviceEnv({ grpcPort: 50052, database: 'folio_catal
 
   /** identity's exchange (account.deleted, tenant.updated) and the eraser's queue and retries. */
   ...accountEraserEnv('catalog'),
+  /** reader's topic exchange: content.ingested (an issue's new file is ready), consumed by `<QUEUE_PREFIX>.content-ingested`. */
+  READER_EVENTS_EXCHANGE: env.string('reader.events'),
   /** Commerce's topic exchange, where access.changed is published. */
   COMMERCE_EVENTS_EXCHANGE: env.string('commerce.events'),
-  /** Catalog's own topic exchange: favorites.changed, which drops a user's cached favorites on every replica. */
+  /**
+   * Catalog's own topic exchange: favorites.changed, which drops a user's cached favorites on every replica, and
+   * issues.changed, on which the other replicas catch up at once and the gateway drops the tenant's cached listings.
+   */
   EVENTS_EXCHANGE: env.string('catalog.events'),
   /** How long a user's favorite flags are served from memory at most (0: read each time); dropped on change. */
   FAVORITE_CACHE_TTL_MS: env.int(60_000).pipe(z.number().min(0)),

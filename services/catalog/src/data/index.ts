@@ -22,7 +22,7 @@ export async function openCatalogStore(connection: Connection, caches: { favorit
   const models = catalogModels(connection);
   await ensureIndexes(connection);
   return {
-    issues: new IssueRepository(models.issues),
+    issues: new IssueRepository(models.issues, models.counters),
     collections: new CollectionRepository(models.collections),
     favorites: new FavoriteRepository(models.favorites, caches.favorites),
   };

@@ -12,6 +12,12 @@ export interface IssueDoc extends StoredIssue {
   change_bucket?: number;
 }
 
+/** A counter new ids are drawn from with $inc (issue ids: `_id: "issue_id"`). */
+export interface CounterDoc {
+  _id: string;
+  seq: number;
+}
+
 /** A collection as stored: the domain's StoredCollection plus its change bucket. */
 export interface CollectionDoc extends StoredCollection {
   change_bucket?: number;
@@ -52,15 +58,32 @@ const issueSchema = new Schema<IssueDoc>(
     },
     collections: { type: [String], default: [] },
     cover_url: { type: String, default: null },
+    // The publisher API's fields; absent on seeded issues (a missing state reads as published).
+    state: { type: String },
+    authors: { type: [String], default: undefined },
+    isbn: { type: String },
+    first_published_at: { type: Date },
+    created_at: { type: Date },
+    accessibility: { type: Schema.Types.Mixed },
+    content_hash: { type: String },
     deleted_at: { type: Date, default: null },
     updated_at: { type: Date, required: true },
     change_bucket: { type: Number },
   },
-  { collection: 'issues', versionKey: false },
+  { collection: 'issues', versionKey: false, minimize: false },
 );
 issueSchema.index({ updated_at: 1 });
 issueSchema.index({ change_bucket: 1, updated_at: 1, _id: 1 });
 issueSchema.index({ tenant_id: 1, published_at: -1, _id: -1 });
+// The publisher API: a tenant's issues newest first, and the uniqueness checks of slugs and external ids.
+issueSchema.index({ tenant_id: 1, _id: -1 });
+issueSchema.index({ tenant_id: 1, external_id: 1 });
+issueSchema.index({ tenant_id: 1, slug: 1 });
+
+const counterSchema = new Schema<CounterDoc>(
+  { _id: { type: String, required: true }, seq: { type: Number, required: true } },
+  { collection: 'counters', versionKey: false },
+);
 
 const collectionSchema = new Schema<CollectionDoc>(
   {
@@ -93,6 +116,7 @@ favoriteSchema.index({ user_id: 1 });
 
 export interface CatalogModels {
   issues: Model<IssueDoc>;
+  counters: Model<CounterDoc>;
   collections: Model<CollectionDoc>;
   favorites: Model<FavoriteDoc>;
 }
@@ -100,6 +124,7 @@ export interface CatalogModels {
 export function catalogModels(connection: Connection): CatalogModels {
   return {
     issues: modelOn(connection, 'Issue', issueSchema),
+    counters: modelOn(connection, 'Counter', counterSchema),
     collections: modelOn(connection, 'Collection', collectionSchema),
     favorites: modelOn(connection, 'Favorite', favoriteSchema),
   };

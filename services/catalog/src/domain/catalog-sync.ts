@@ -10,22 +10,26 @@
 //   - every write this process makes (seed, ingest) is applied to the view
 //     right after MongoDB acknowledged it: read-your-writes on one replica;
 //   - writes of other processes (other replicas, the seed command) are picked
-//     up by a periodic catch-up on `updated_at`, read by change bucket so that
+//     up by a catch-up on `updated_at`: at once when the writer's issues.changed
+//     announcement arrives (events/issues-changed.ts), and periodically in any
+//     case, read by change bucket so that
 //     it is an index lookup on FerretDB too (INDEX_REFRESH_INTERVAL_MS,
-//     10 s by default), re-reading an overlap window of a few seconds so that
+//     5 s by default), re-reading an overlap window of a few seconds so that
 //     writers whose clocks differ by less than that are not missed. Removal is
 //     a tombstone (`deleted_at`), which the catch-up sees like any change.
 //     A snapshot records the high-water mark of the view it holds, so the
 //     catch-up after a restore re-reads that same overlap window.
-// So listings and search are eventually consistent across replicas, with a
-// delay of about one refresh interval, whether a replica started from a
-// snapshot or not. Favorites are not part of the view: they are read from
+// So listings and search are eventually consistent across replicas: within
+// the time a catch-up takes after an announced write (well under a second),
+// and within one refresh interval plus one catch-up when the announcement is
+// lost (broker down): 5 s + well under 1 s, inside the publisher API's 10 s
+// bound for a publish or a withdrawal to show everywhere. Favorites are not part of the view: they are read from
 // MongoDB on every call.
 import type { Logger } from '@folio/logger';
 import type { CatalogView, CollectionRecord, IssueRecord, IssueTags } from './catalog-view.js';
 import { SharedValues } from './shared-values.js';
 import type { ViewSnapshot } from './snapshot-codec.js';
-import type { CollectionStore, IssueStore, StoredCollection, StoredIssue } from './storage.js';
+import { stateOf, type CollectionStore, type IssueStore, type StoredCollection, type StoredIssue } from './storage.js';
 
 /** What the sync reads: the whole catalog at start, then what changed (storage.ts). */
 export interface CatalogSource {
@@ -58,6 +62,8 @@ export function toIssueRecord(doc: StoredIssue, shared = new SharedValues()): Is
     keywords: tags.keyword,
     collections: shared.list(doc.collections),
     coverUrl: doc.cover_url ?? null,
+    accessibility: doc.accessibility ?? null,
+    listed: stateOf(doc) === 'published',
     updatedAtMs: doc.updated_at ? new Date(doc.updated_at).getTime() : 0,
   };
 }
@@ -82,6 +88,7 @@ export class CatalogSync {
   private changes = 0;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
+  private again = false;
   private readonly overlapMs: number;
   private readonly batchSize: number;
 
@@ -144,7 +151,8 @@ export class CatalogSync {
     for (const doc of docs) {
       // The overlap window of a catch-up brings back documents the view already holds.
       const current = this.view.issueById(doc._id);
-      if (doc.deleted_at) {
+      // A draft is seen by nothing but the publisher RPCs: the view holds none.
+      if (doc.deleted_at || stateOf(doc) === 'draft') {
         if (current) {
           this.view.removeIssue(doc._id);
           this.changes += 1;
@@ -190,6 +198,28 @@ export class CatalogSync {
       this.running = undefined;
     });
     return this.running;
+  }
+
+  /**
+   * A catch-up that starts after this call: an announced write (issues.changed)
+   * may have been committed after a catch-up already running had read past it,
+   * so a running one is followed by one more (several calls meanwhile share it).
+   */
+  catchUpSoon(): void {
+    const fail = (error: unknown) => this.logger.warn({ err: error }, 'catalog index catch-up failed; retrying at the next interval');
+    if (!this.running) {
+      this.catchUp().catch(fail);
+      return;
+    }
+    if (this.again) return;
+    this.again = true;
+    this.running
+      .catch(() => 0)
+      .then(() => {
+        this.again = false;
+        return this.catchUp();
+      })
+      .catch(fail);
   }
 
   /** Catches up every `intervalMs` until stop(); 0 disables it. */

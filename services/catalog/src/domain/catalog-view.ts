@@ -15,6 +15,7 @@
 // GC; 160 MB with every field in the heap, see docs/architecture.md).
 import { ViewIssue, type EncodedDetails, type IssueDetailsStore, type IssueKeyFields } from './issue-details.js';
 import { SearchIndex, type IndexSnapshot, type RecencyOrder, type Searchable } from './search-index.js';
+import type { StoredAccessibility } from './storage.js';
 
 /** Never changed in place. */
 export interface IssueTags {
@@ -45,6 +46,14 @@ export interface IssueRecord extends Searchable {
   /** Shared between records (see shared-values.ts): never changed in place. */
   collections: readonly string[];
   coverUrl: string | null;
+  /** What the file declares of its accessibility; null when nothing is known. */
+  accessibility: StoredAccessibility | null;
+  /**
+   * Published: in every listing. False for a withdrawn issue, which the view
+   * keeps (by id, for GetIssue, my-content and continue reading) but lists
+   * nowhere and indexes for no search. Drafts are not in the view at all.
+   */
+  listed: boolean;
   /** The stored document's updated_at: a catch-up skips documents the view already has. */
   updatedAtMs: number;
 }
@@ -73,6 +82,9 @@ export interface TenantSnapshot {
   index: IndexSnapshot;
 }
 
+/** What an unlisted issue gives the search index: no terms, so no search finds it. */
+const UNSEARCHABLE = { name: '', author: '', publisher: '', keywords: [] as string[], description: '' };
+
 /** Gives each tenant of a view the store of its issues' details. */
 export type DetailsStores = (tenantId: number) => IssueDetailsStore;
 
@@ -81,6 +93,7 @@ export class TenantCatalog {
   readonly index: SearchIndex<ViewIssue>;
   private readonly collections = new Map<string, CollectionRecord>();
   private recency: ViewIssue[] | undefined;
+  private held: ViewIssue[] | undefined;
   private readonly collectionOrders = new Map<string, ViewIssue[]>();
 
   constructor(
@@ -114,7 +127,7 @@ export class TenantCatalog {
     const previous = this.index.get(issue.id);
     const record = new ViewIssue(issue, this.details.append(issue));
     // Terms come from the incoming record: no need to read back what was just stored.
-    this.index.upsert(record, issue);
+    this.index.upsert(record, issue.listed ? issue : { ...UNSEARCHABLE, id: issue.id, publishedAtMs: issue.publishedAtMs });
     if (previous) this.release(previous);
     this.invalidateOrders();
   }
@@ -145,14 +158,23 @@ export class TenantCatalog {
     return [...this.collections.values()].sort((a, b) => a.position - b.position || a.slug.localeCompare(b.slug));
   }
 
-  /** Every issue, newest first (the latest-issues shelf). */
+  /** Every listed (published) issue, newest first: the latest-issues shelf, and what every listing starts from. */
   latest(): readonly ViewIssue[] {
     if (!this.recency) {
-      const order = this.index.documents().sort(byRecency);
+      const order = this.heldNewestFirst().filter((issue) => issue.listed);
       for (let i = 0; i < order.length; i++) order[i]!.recencyRank = i;
       this.recency = order;
     }
     return this.recency;
+  }
+
+  /**
+   * Every issue the view holds, withdrawn ones included, newest first: what
+   * those who have access keep on their shelves (my-content), never a listing.
+   */
+  heldNewestFirst(): readonly ViewIssue[] {
+    this.held ??= this.index.documents().sort(byRecency);
+    return this.held;
   }
 
   /** The issues newest first as they are now, and each one's place there: what a search sorts its hits by. */
@@ -189,6 +211,7 @@ export class TenantCatalog {
 
   private invalidateOrders(): void {
     this.recency = undefined;
+    this.held = undefined;
     this.collectionOrders.clear();
   }
 }

@@ -12,11 +12,12 @@
 // decodes its issues once each: a read of ~300 bytes and a JSON.parse, a few
 // microseconds.
 import type { IssueRecord, IssueTags } from './catalog-view.js';
+import type { StoredAccessibility } from './storage.js';
 
 /** The fields of an issue that are only read to present it or to index its text. */
 export type IssueDetails = Pick<
   IssueRecord,
-  'name' | 'slug' | 'description' | 'externalId' | 'numberOfPages' | 'lang' | 'author' | 'publisher' | 'bisac' | 'tags' | 'coverUrl'
+  'name' | 'slug' | 'description' | 'externalId' | 'numberOfPages' | 'lang' | 'author' | 'publisher' | 'bisac' | 'tags' | 'coverUrl' | 'accessibility'
 >;
 
 /** Details in their stored form: UTF-8 positional JSON, concatenated, with the byte length of each. */
@@ -74,19 +75,47 @@ export function encodeDetails(details: IssueDetails): string {
     details.tags.keyword,
     details.tags.edition,
     details.coverUrl,
+    details.accessibility ? encodeAccessibility(details.accessibility) : null,
   ]);
 }
 
+type EncodedAccessibility = [string[], string[], string[], string[], string[], string | null, string | null];
+
+function encodeAccessibility(a11y: StoredAccessibility): EncodedAccessibility {
+  return [a11y.conforms_to, a11y.access_modes, a11y.access_modes_sufficient, a11y.features, a11y.hazards, a11y.summary, a11y.certified_by];
+}
+
+function decodeAccessibility(encoded: EncodedAccessibility | null | undefined): StoredAccessibility | null {
+  if (!encoded) return null;
+  const [conforms_to, access_modes, access_modes_sufficient, features, hazards, summary, certified_by] = encoded;
+  return { conforms_to, access_modes, access_modes_sufficient, features, hazards, summary, certified_by };
+}
+
 export function decodeDetails(encoded: string): IssueDetails {
-  const [name, slug, description, externalId, numberOfPages, lang, author, publisher, bisac, tagAuthors, keywords, editions, coverUrl] = JSON.parse(
+  const [name, slug, description, externalId, numberOfPages, lang, author, publisher, bisac, tagAuthors, keywords, editions, coverUrl, a11y] = JSON.parse(
     encoded,
-  ) as [string, string, string, string, number | null, string, string, string, string, string[], string[], string[], string | null];
+  ) as [
+    string,
+    string,
+    string,
+    string,
+    number | null,
+    string,
+    string,
+    string,
+    string,
+    string[],
+    string[],
+    string[],
+    string | null,
+    EncodedAccessibility | null,
+  ];
   const tags: IssueTags = { author: tagAuthors, keyword: keywords, edition: editions };
-  return { name, slug, description, externalId, numberOfPages, lang, author, publisher, bisac, tags, coverUrl };
+  return { name, slug, description, externalId, numberOfPages, lang, author, publisher, bisac, tags, coverUrl, accessibility: decodeAccessibility(a11y) };
 }
 
 /** The in-memory fields of an issue record. */
-export type IssueKeyFields = Pick<IssueRecord, 'id' | 'tenantId' | 'type' | 'publishedAtMs' | 'updatedAtMs' | 'collections'>;
+export type IssueKeyFields = Pick<IssueRecord, 'id' | 'tenantId' | 'type' | 'publishedAtMs' | 'updatedAtMs' | 'collections' | 'listed'>;
 
 /**
  * An issue as the view holds it: the key fields as properties, every other
@@ -100,6 +129,7 @@ export class ViewIssue implements IssueRecord {
   readonly publishedAtMs: number;
   readonly updatedAtMs: number;
   readonly collections: readonly string[];
+  readonly listed: boolean;
 
   private segment: DetailsSegment;
   private at: number;
@@ -119,6 +149,7 @@ export class ViewIssue implements IssueRecord {
     this.publishedAtMs = key.publishedAtMs;
     this.updatedAtMs = key.updatedAtMs;
     this.collections = key.collections;
+    this.listed = key.listed;
     this.segment = location.segment;
     this.at = location.at;
     this.detailsLength = location.length;
@@ -184,5 +215,9 @@ export class ViewIssue implements IssueRecord {
 
   get coverUrl(): string | null {
     return this.details.coverUrl;
+  }
+
+  get accessibility(): StoredAccessibility | null {
+    return this.details.accessibility;
   }
 }

@@ -1,7 +1,7 @@
 // The library of one tenant (GET /api/v2/library and /library/filter).
 //
 // Shelves, in this order: continue reading (reader's positions in this
-// tenant), latest issues (every issue, newest first), then one per
+// tenant), latest issues (every published issue, newest first), then one per
 // collection of the tenant in the dataset's order (newest first inside).
 // Empty shelves keep their place. `/library` pages over shelves
 // (LIBRARY_SHELVES_PER_PAGE per page) with `per_page` items in each;
@@ -143,8 +143,9 @@ export class Library {
           if (userId === 0) return [];
           const { positions } = await reading.list(userId, [tenantId], 1, settings.continueReadingWindow);
           return positions.flatMap((position) => {
+            // A withdrawn issue is on /user/continue-reading still, but the library lists only what is published.
             const issue = position.tenantId === tenantId ? catalog?.issue(position.issueId) : undefined;
-            return issue ? [issue] : [];
+            return issue?.listed ? [issue] : [];
           });
         },
       },

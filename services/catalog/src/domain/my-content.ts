@@ -11,7 +11,7 @@ import type { CatalogView, IssueRecord } from './catalog-view.js';
 import { byRecency } from './catalog-view.js';
 import type { CursorCodec, CursorPosition } from './cursor.js';
 import { perPageParam } from './paging.js';
-import { readableShelf } from './readable.js';
+import { readableHeld } from './readable.js';
 import type { AccessPort } from './ports.js';
 import { langOf, sectionTitle, type SectionView } from './presentation.js';
 
@@ -69,8 +69,8 @@ export class MyContent {
     for (const tenantId of tenantIds) {
       const catalog = view.tenant(tenantId);
       if (!catalog) continue;
-      // Sorted once per access answer (readable.ts), not per page.
-      const readable = readableShelf(content, catalog, catalog.latest(), undefined);
+      // Sorted once per access answer (readable.ts), not per page; withdrawn issues stay on the shelf.
+      const readable = readableHeld(content, catalog);
       if (readable.length > 0) sources.push(readable);
     }
     return sources;

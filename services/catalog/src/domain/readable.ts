@@ -15,6 +15,9 @@ import { canRead, type AccessibleContent } from './ports.js';
 interface TenantLists {
   /** The view's order these lists were built from. */
   order: readonly IssueRecord[];
+  /** Every issue the user can read, withdrawn ones included: their shelf (my-content). */
+  held: readonly IssueRecord[];
+  /** Of those, the listed (published) ones: what listings show. */
   own: readonly IssueRecord[];
   byCollection: Map<string, readonly IssueRecord[]>;
 }
@@ -30,19 +33,30 @@ function listsOf(content: AccessibleContent, catalog: TenantCatalog): TenantList
   const order = catalog.latest();
   const known = perTenant.get(catalog.tenantId);
   if (known && known.order === order) return known;
-  const own: IssueRecord[] = [];
+  const held: IssueRecord[] = [];
   for (const [issueId, grant] of content.issues) {
     const issue = grant.tenantId === catalog.tenantId ? catalog.issue(issueId) : undefined;
-    if (issue) own.push(issue);
+    if (issue) held.push(issue);
   }
-  own.sort(byRecency);
-  const lists: TenantLists = { order, own, byCollection: new Map() };
+  held.sort(byRecency);
+  const own = held.every((issue) => issue.listed) ? held : held.filter((issue) => issue.listed);
+  const lists: TenantLists = { order, held, own, byCollection: new Map() };
   perTenant.set(catalog.tenantId, lists);
   return lists;
 }
 
 /**
- * The readable issues of a shelf, newest first. `shelf` is the shelf's own
+ * Every issue of the tenant the user can read, newest first, withdrawn ones
+ * included: a withdrawn issue leaves the listings, not the shelves of those
+ * who have it.
+ */
+export function readableHeld(content: AccessibleContent, catalog: TenantCatalog): readonly IssueRecord[] {
+  if (content.wholeTenants.has(catalog.tenantId)) return catalog.heldNewestFirst();
+  return listsOf(content, catalog).held;
+}
+
+/**
+ * The readable listed issues of a shelf, newest first. `shelf` is the shelf's own
  * list (the tenant's latest issues, or a collection's); `collection` names
  * it when it is a collection, undefined for the latest-issues shelf.
  */

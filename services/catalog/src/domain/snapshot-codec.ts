@@ -27,7 +27,7 @@ import { indexTerms } from './text.js';
 
 const gzipAsync = promisify(gzip);
 
-export const SNAPSHOT_FORMAT = 2;
+export const SNAPSHOT_FORMAT = 3;
 
 /** Text that exercises every folding and word rule: a change of any of them changes the fingerprint. */
 const FOLDING_PROBE =
@@ -58,6 +58,8 @@ interface TenantColumns {
   publishedAtMs: Float64Array;
   updatedAtMs: Float64Array;
   type: Uint32Array;
+  /** 1: listed (published), 0: withdrawn (held for those who have it, listed nowhere). */
+  listed: Uint8Array;
   collections: StringLists;
   /** Each issue's details, encoded (issue-details.ts), in issue order. */
   detailBytes: Buffer;
@@ -172,6 +174,7 @@ function toColumns(tenant: TenantSnapshot, table: StringTable): TenantColumns {
     publishedAtMs: Float64Array.from(issues, (issue) => issue.publishedAtMs),
     updatedAtMs: Float64Array.from(issues, (issue) => issue.updatedAtMs),
     type: table.refs(issues.map((issue) => issue.type)),
+    listed: Uint8Array.from(issues, (issue) => (issue.listed ? 1 : 0)),
     collections: table.lists(issues.map((issue) => issue.collections)),
     detailBytes: tenant.details.bytes,
     detailLengths: tenant.details.lengths,
@@ -198,6 +201,7 @@ function fromColumns(columns: TenantColumns, strings: readonly string[], shared:
     return shared.list(scratch);
   };
   if (columns.detailLengths.length !== count) throw new Error('details do not match issues');
+  if (columns.listed.length !== count) throw new Error('listed flags do not match issues');
   const issues: IssueKeyFields[] = new Array(count);
   for (let i = 0; i < count; i++) {
     issues[i] = {
@@ -206,6 +210,7 @@ function fromColumns(columns: TenantColumns, strings: readonly string[], shared:
       type: text(columns.type, i),
       publishedAtMs: columns.publishedAtMs[i]!,
       updatedAtMs: columns.updatedAtMs[i]!,
+      listed: columns.listed[i] === 1,
       collections: list(columns.collections, i),
     };
   }

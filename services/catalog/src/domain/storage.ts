@@ -7,6 +7,22 @@
 // and a second shape in between would only cost a copy per document.
 import type { IssueTags } from './catalog-view.js';
 
+/** Where an issue is in its life: a draft is seen by the publisher RPCs only, a withdrawn one by those who have it. */
+export type IssueState = 'draft' | 'published' | 'withdrawn';
+export const ISSUE_STATES: readonly IssueState[] = ['draft', 'published', 'withdrawn'];
+
+/** What a file declares of its accessibility, in EPUB Accessibility 1.1 / schema.org terms. */
+export interface StoredAccessibility {
+  conforms_to: string[];
+  access_modes: string[];
+  /** Each entry a comma-separated set of modes that suffice together (`textual`, `textual,visual`). */
+  access_modes_sufficient: string[];
+  features: string[];
+  hazards: string[];
+  summary: string | null;
+  certified_by: string | null;
+}
+
 /** An issue (publication) as stored. `_id` is the issue id of the API, unique across tenants. */
 export interface StoredIssue {
   _id: number;
@@ -28,6 +44,18 @@ export interface StoredIssue {
   collections: string[];
   /** Null: the cover URL template applies. */
   cover_url: string | null;
+  /** Absent on issues written before the publisher API (the seed's): they read as published. */
+  state?: IssueState;
+  /** Every creator in order; `author` is the first. Absent on seeded issues (their `author` alone). */
+  authors?: string[];
+  /** ISBN-13 digits; null or absent when none. */
+  isbn?: string | null;
+  /** Set on the first publish; never cleared (a withdrawn issue was published once). */
+  first_published_at?: Date | null;
+  created_at?: Date | null;
+  accessibility?: StoredAccessibility | null;
+  /** The file whose content.ingested event was applied last (idempotency of the consumer). */
+  content_hash?: string | null;
   /** A tombstone: the issue is gone, kept so that other replicas' catch-up sees the removal. */
   deleted_at: Date | null;
   /** Set on every change; replicas catch up with writes they did not make by this field. */
@@ -49,6 +77,9 @@ export interface StoredCollection {
 
 /** What a writer provides; `updated_at` and `deleted_at` are the repository's. */
 export type IssueInput = Omit<StoredIssue, 'updated_at' | 'deleted_at'>;
+
+/** A missing state is a seeded issue, which is published. */
+export const stateOf = (issue: Pick<StoredIssue, 'state'>): IssueState => issue.state ?? 'published';
 
 /** What a writer provides; the id, `updated_at` and `deleted_at` are the repository's. */
 export type CollectionInput = Omit<StoredCollection, '_id' | 'updated_at' | 'deleted_at'>;
@@ -76,6 +107,28 @@ export interface IssueStore {
    */
   changedSince(since: Date, limit: number, after?: { updated_at: Date; _id: number }): Promise<StoredIssue[]>;
   upsertMany(inputs: IssueInput[], now?: Date): Promise<UpsertResult<StoredIssue>>;
+}
+
+/**
+ * What the publisher API reads and writes besides: issues in every state, and
+ * conditional writes (a replace or tombstone applies only to the document as
+ * it was read, so two concurrent edits never lose one).
+ */
+export interface PublisherIssueStore {
+  /** The tenant's issue in any state (a tombstone is gone). */
+  findAnyInTenant(tenantId: number, issueId: number): Promise<StoredIssue | null>;
+  /** The tenant's issues newest first (by id), of one state or all. */
+  listInTenant(tenantId: number, options: { state?: IssueState; skip: number; limit: number }): Promise<{ issues: StoredIssue[]; total: number }>;
+  /** A live issue of the tenant other than `exceptId` whose field has this value. */
+  findByField(tenantId: number, field: 'slug' | 'external_id', value: string, exceptId?: number): Promise<StoredIssue | null>;
+  /** A new issue id, unique across tenants and above every stored one. */
+  nextId(): Promise<number>;
+  /** Null when the id is taken. */
+  insert(input: IssueInput, now?: Date): Promise<StoredIssue | null>;
+  /** Null when the issue changed since `expected` (its updated_at when read). */
+  replace(input: IssueInput, expected: Date, now?: Date): Promise<StoredIssue | null>;
+  /** Null when the issue changed since it was read. */
+  tombstone(issue: StoredIssue, now?: Date): Promise<StoredIssue | null>;
 }
 
 /** Collections of each tenant; written like issues. */

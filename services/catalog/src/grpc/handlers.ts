@@ -8,8 +8,9 @@ import type { Favorites } from '../domain/favorites.js';
 import { MAX_BATCH, type IssueLookup } from '../domain/issues.js';
 import type { Library } from '../domain/library.js';
 import type { MyContent } from '../domain/my-content.js';
+import type { Publishing } from '../domain/publishing.js';
 import type { Search } from '../domain/search.js';
-import { cursorMetaOf, pageMetaOf, scopeOf, type Presenter } from './mappers.js';
+import { cursorMetaOf, issueFieldsOf, pageMetaOf, publisherIssueOf, scopeOf, stateFromWire, type Presenter } from './mappers.js';
 
 export interface UseCases {
   issues: IssueLookup;
@@ -18,6 +19,7 @@ export interface UseCases {
   search: Search;
   myContent: MyContent;
   continueReading: ContinueReading;
+  publishing: Publishing;
   presenter: Presenter;
 }
 
@@ -127,6 +129,41 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
         lang: request.lang,
       });
       return { section: presenter.section(result.section), meta: cursorMetaOf(result.meta) };
+    },
+
+    async createIssue(request) {
+      return { issue: publisherIssueOf(await app.publishing.create(id(request.tenantId, 'tenant_id'), issueFieldsOf(request.fields))) };
+    },
+
+    async getPublisherIssue(request) {
+      return { issue: publisherIssueOf(await app.publishing.get(id(request.tenantId, 'tenant_id'), id(request.issueId, 'issue_id'))) };
+    },
+
+    async listPublisherIssues(request) {
+      const state = stateFromWire(request.state);
+      if (state === undefined && request.state !== catalog.IssueState.ISSUE_STATE_UNSPECIFIED) {
+        throw invalidArgument('Unknown state.', { state: ['Must be draft, published or withdrawn.'] });
+      }
+      const listed = await app.publishing.list(id(request.tenantId, 'tenant_id'), { state, page: request.page, perPage: request.perPage });
+      return { issues: listed.issues.map(publisherIssueOf), total: listed.total, page: listed.page, perPage: listed.perPage };
+    },
+
+    async updateIssue(request) {
+      const issue = await app.publishing.update(id(request.tenantId, 'tenant_id'), id(request.issueId, 'issue_id'), issueFieldsOf(request.fields));
+      return { issue: publisherIssueOf(issue) };
+    },
+
+    async deleteIssue(request) {
+      await app.publishing.delete(id(request.tenantId, 'tenant_id'), id(request.issueId, 'issue_id'));
+      return {};
+    },
+
+    async setIssueState(request) {
+      const state = stateFromWire(request.state);
+      if (state !== 'published' && state !== 'withdrawn')
+        throw invalidArgument('The state must be published or withdrawn.', { state: ['Must be published or withdrawn.'] });
+      const { issue, changed } = await app.publishing.setState(id(request.tenantId, 'tenant_id'), id(request.issueId, 'issue_id'), state);
+      return { issue: publisherIssueOf(issue), changed };
     },
 
     async listContinueReading(request) {

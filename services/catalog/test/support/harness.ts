@@ -121,6 +121,8 @@ export async function startTestCatalog(options: { reader?: boolean; env?: Record
     COMMERCE_EVENTS_EXCHANGE: commerce.eventsExchange,
     // catalog's own favorites.changed, apart from other test catalogs running at the same time.
     EVENTS_EXCHANGE: uniqueName('catalog.events'),
+    // reader's content.ingested, published by the tests themselves.
+    READER_EVENTS_EXCHANGE: uniqueName('catalog.reader.events'),
     // Tests arrange state and read it at once: the access cache is off unless a test turns it on (cache-invalidation.test.ts).
     ACCESS_CACHE_TTL_MS: '0',
     QUEUE_PREFIX: uniqueName('catalog'),
@@ -146,7 +148,10 @@ export async function startTestCatalog(options: { reader?: boolean; env?: Record
     async stop() {
       client.close();
       await service.stop();
-      await deleteTopology({ exchanges: [config.IDENTITY_EVENTS_EXCHANGE], consumers: [`${config.QUEUE_PREFIX}.account-eraser`] }).catch(() => {});
+      await deleteTopology({
+        exchanges: [config.IDENTITY_EVENTS_EXCHANGE, config.READER_EVENTS_EXCHANGE, config.EVENTS_EXCHANGE],
+        consumers: [`${config.QUEUE_PREFIX}.account-eraser`, `${config.QUEUE_PREFIX}.content-ingested`],
+      }).catch(() => {});
       await Promise.all([commerce.stop(), reader?.stop(), identity.stop()]);
       await db.dropDatabase().catch(() => {});
       await db.close();

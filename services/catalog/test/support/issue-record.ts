@@ -23,6 +23,8 @@ export function issueRecord(id: number, fields: Partial<IssueRecord> = {}): Issu
     keywords: [],
     collections: [],
     coverUrl: null,
+    accessibility: null,
+    listed: true,
     updatedAtMs: 0,
     ...fields,
   };
@@ -34,7 +36,7 @@ export const temporaryDetails: DetailsStores = () => new IssueDetailsFile(tmpdir
 /** Every field of a record, read through its getters: what two views holding the same issue agree on. */
 export function plainIssue(issue: IssueRecord): IssueRecord {
   const { id, tenantId, name, slug, type, description, externalId, numberOfPages, lang, author, publisher, bisac } = issue;
-  const { publishedAtMs, tags, keywords, collections, coverUrl, updatedAtMs } = issue;
+  const { publishedAtMs, tags, keywords, collections, coverUrl, accessibility, listed, updatedAtMs } = issue;
   return {
     id,
     tenantId,
@@ -53,6 +55,8 @@ export function plainIssue(issue: IssueRecord): IssueRecord {
     keywords: [...keywords],
     collections: [...collections],
     coverUrl,
+    accessibility,
+    listed,
     updatedAtMs,
   };
 }
