@@ -135,7 +135,10 @@ describe('publishing: offers and grants', () => {
       const issueId = newIssue();
       await put(issueId);
       const { offer } = await put(issueId, { saleMode: PAY_PER_USE, prices: [{ currency: 'USD', amount: 3, discount: { amount: 2, endsAt: inAYear() } }] });
-      expect(offer).toMatchObject({ saleMode: PAY_PER_USE, prices: [{ amount: 3, discount: { amount: 2, percentage: undefined, endsAt: expect.any(String) } }] });
+      expect(offer).toMatchObject({
+        saleMode: PAY_PER_USE,
+        prices: [{ amount: 3, discount: { amount: 2, percentage: undefined, endsAt: expect.any(String) } }],
+      });
       expect((await put(issueId, { saleMode: SUBSCRIPTION_ONLY })).offer?.saleMode).toBe(SUBSCRIPTION_ONLY);
       expect(await accessOf(ana, issueId)).toMatchObject({ canBeBought: false, individuallyAcquirable: false });
     });
@@ -160,7 +163,9 @@ describe('publishing: offers and grants', () => {
       const withdrawn = await failureOf(stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId }));
       expect(withdrawn).toMatchObject({ code: 'FAILED_PRECONDITION', details: { httpStatus: 422 } });
       // A cart opened while it was on sale cannot be paid any more.
-      const page = (await stack.commerce.getCheckoutPage({ tenantId: TENANT.northwind, webSessionId: started.webSessionId, automaticallyOpenCheckout: true, lang: 'en' })).page!;
+      const page = (
+        await stack.commerce.getCheckoutPage({ tenantId: TENANT.northwind, webSessionId: started.webSessionId, automaticallyOpenCheckout: true, lang: 'en' })
+      ).page!;
       expect(page.lines.map((line) => line.state)).toEqual([commerce.CheckoutLineState.CHECKOUT_LINE_STATE_UNAVAILABLE]);
       expect(page.total).toBeUndefined();
     });
@@ -169,7 +174,10 @@ describe('publishing: offers and grants', () => {
       const issueId = newIssue();
       await put(issueId, { onSale: false });
       await stack.commerce.createGrant({ tenantId: TENANT.northwind, issueId, email: 'ana@example.com' });
-      expect((await stack.commerce.getAccess({ tenantId: TENANT.northwind, userId: ana, issueId })).access).toMatchObject({ reason: PURCHASED, canBeBought: false });
+      expect((await stack.commerce.getAccess({ tenantId: TENANT.northwind, userId: ana, issueId })).access).toMatchObject({
+        reason: PURCHASED,
+        canBeBought: false,
+      });
     });
 
     it('when the issue has no offer, then nothing is found, and the tenant is still told to drop its listings', async () => {
@@ -248,7 +256,9 @@ describe('publishing: offers and grants', () => {
     });
 
     it('when the e-mail or the expiry is wrong, then INVALID_ARGUMENT names them', async () => {
-      const failure = await failureOf(stack.commerce.createGrant({ tenantId: TENANT.northwind, issueId: newIssue(), email: 'not-an-email', expiresAt: '2001-01-01T00:00:00Z' }));
+      const failure = await failureOf(
+        stack.commerce.createGrant({ tenantId: TENANT.northwind, issueId: newIssue(), email: 'not-an-email', expiresAt: '2001-01-01T00:00:00Z' }),
+      );
       expect(failure.code).toBe('INVALID_ARGUMENT');
       expect(Object.keys(failure.details.fieldErrors).sort()).toEqual(['email', 'expires_at']);
     });

@@ -28,13 +28,7 @@ export class MongoGrantRepository implements GrantRepository {
   async assign(grant: GrantDoc): Promise<GrantDoc> {
     const { _id, expires_at, created_at, revoked: _revoked, ...fixed } = grant;
     const write = () =>
-      this.model
-        .updateOne(
-          { _id },
-          { $set: { expires_at, revoked: false }, $setOnInsert: { ...fixed, created_at } },
-          { upsert: true },
-        )
-        .exec();
+      this.model.updateOne({ _id }, { $set: { expires_at, revoked: false }, $setOnInsert: { ...fixed, created_at } }, { upsert: true }).exec();
     try {
       await write();
     } catch (error) {

@@ -152,5 +152,16 @@ export class AccessQueries {
 
 /** What an issue without an offer is to its grant holders: readable through the grant, never sold. */
 function notSold(tenantId: number, issueId: number, now: Date): OfferRecord {
-  return { _id: issueId, tenant_id: tenantId, type: '', name: '', free: false, sale: 'individual', licensing: 'standard', prices: [], on_sale: false, updated_at: now };
+  return {
+    _id: issueId,
+    tenant_id: tenantId,
+    type: '',
+    name: '',
+    free: false,
+    sale: 'individual',
+    licensing: 'standard',
+    prices: [],
+    on_sale: false,
+    updated_at: now,
+  };
 }

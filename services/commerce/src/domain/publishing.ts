@@ -155,7 +155,8 @@ export function offerFrom(input: OfferInput, storeCurrency: string, now: Date): 
           errors.add(`${field}.discount.percentage`, 'The percentage must be greater than 0 and lower than 100.');
         } else if (amountOk) {
           const value = roundTo(amount * (1 - percentage / 100), digits);
-          if (value <= 0 || value >= amount) errors.add(`${field}.discount.percentage`, `This percentage of ${amount} rounds to no discount or to nothing to pay.`);
+          if (value <= 0 || value >= amount)
+            errors.add(`${field}.discount.percentage`, `This percentage of ${amount} rounds to no discount or to nothing to pay.`);
           else discounted = value;
         }
       }
@@ -229,7 +230,8 @@ export class Publishing {
     const { store, tenants, clock } = this.deps;
     const tenant = input.tenantId > 0 ? await tenants.find(input.tenantId) : null;
     if (!tenant) throw notFound('Tenant not found.');
-    if (!Number.isInteger(input.issueId) || input.issueId <= 0) throw invalidArgument('The given data was invalid.', { issue_id: ['The issue_id must be a positive integer.'] });
+    if (!Number.isInteger(input.issueId) || input.issueId <= 0)
+      throw invalidArgument('The given data was invalid.', { issue_id: ['The issue_id must be a positive integer.'] });
     const offer = offerFrom(input, tenant.currency, clock.now());
     // Issue ids are global: another tenant's issue is as unknown here as a missing one.
     if (!(await store.offers.putInTenant(offer))) throw notFound('Issue not found.');

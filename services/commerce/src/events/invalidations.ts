@@ -5,15 +5,7 @@
 // work queues, because every replica holds its own copy; while the broker is
 // away, TENANT_CACHE_SECONDS and OFFER_CACHE_SECONDS bound staleness.
 import type { Logger } from '@folio/logger';
-import {
-  accessChangeOf,
-  ACCESS_CHANGED,
-  subscribeBroadcast,
-  tenantUpdateOf,
-  TENANT_UPDATED,
-  type Broker,
-  type BroadcastSubscription,
-} from '@folio/messaging';
+import { accessChangeOf, ACCESS_CHANGED, subscribeBroadcast, tenantUpdateOf, TENANT_UPDATED, type Broker, type BroadcastSubscription } from '@folio/messaging';
 
 export interface TenantCache {
   forget(tenantId?: number): void;
