@@ -61,8 +61,23 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     /** Lifetime of the settings token the reader engine exchanges at POST {store}/api/v1/sessions. */
     SETTINGS_TOKEN_TTL_SECONDS: env.int(600).pipe(z.number().min(10)),
 
+    /**
+     * Where content lives: `local` (a directory, one replica) or `s3` (an S3-compatible bucket every
+     * replica reads; the local stack and the cluster use it).
+     */
+    READER_STORAGE: z.enum(['local', 's3']).default('local'),
     /** Root of the local-disk content store. */
     READER_STORAGE_DIR: z.string().min(1).default(defaultStorageDir),
+    /** The S3-compatible endpoint (`http://127.0.0.1:7070`); unset: AWS S3 of S3_REGION. */
+    S3_ENDPOINT: z.string().url().optional(),
+    S3_REGION: env.string('us-east-1'),
+    S3_BUCKET: env.string('folio-content'),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    /** Path-style URLs (`endpoint/bucket/key`), what most S3-compatible servers want; AWS takes both. */
+    S3_FORCE_PATH_STYLE: env.bool(true),
+    /** Keys are stored under this folder of the bucket (several environments in one bucket). */
+    S3_PREFIX: z.string().optional(),
     /** The media HTTP server (the gateway proxies `/media/*` to it). */
     MEDIA_PORT: env.port(8090),
     MEDIA_HOST: z.string().min(1).default('127.0.0.1'),
@@ -93,6 +108,25 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     /** Address space of one poppler process (prlimit): a page whose render needs more fails the ingest. */
     PDF_TOOL_MAX_MB: env.int(512).pipe(z.number().min(64)),
 
+    /**
+     * Publishing (UploadContent): the largest file one upload may be; the gateway refuses a larger
+     * Content-Length with 413 before reading it (its PUBLISHER_UPLOAD_MAX_MB: keep the two equal).
+     */
+    UPLOAD_MAX_MB: env.int(500).pipe(z.number().min(1).max(16_000)),
+    /**
+     * Each ingest job runs in a child process with this V8 heap (--max-old-space-size), so a file
+     * that needs more ends that job `failed` and never the service.
+     */
+    INGEST_CHILD_HEAP_MB: env.int(768).pipe(z.number().min(64)),
+    /** Wall clock of one ingest job's child process, killed after it (above INGEST_DEADLINE_SECONDS, its own deadline). */
+    INGEST_JOB_TIMEOUT_SECONDS: env.int(1_200).pipe(z.number().min(5)),
+    /** Starts of one job (a redelivery after a crash counts) before it is failed for good. */
+    INGEST_MAX_ATTEMPTS: env.int(3).pipe(z.number().min(1).max(20)),
+    /** The durable RabbitMQ work queue of ingest jobs (every reader replica consumes it, one job at a time). */
+    INGEST_QUEUE: env.string('reader.ingest-jobs'),
+    /** Whether this process runs ingest jobs (a replica may only take uploads and serve). */
+    INGEST_WORKER: env.bool(true),
+
     /** Width of rendered PDF page images, pixels. */
     PDF_PAGE_WIDTH: env.int(1_200).pipe(z.number().min(100).max(4_000)),
     /** Per-issue text indexes kept in memory (LRU), by approximate size. */
@@ -111,6 +145,12 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     FIXTURES_PATH: z.string().optional(),
   })
   .superRefine((config, ctx) => {
+    if (config.INGEST_JOB_TIMEOUT_SECONDS <= config.INGEST_DEADLINE_SECONDS) {
+      ctx.addIssue({ code: 'custom', path: ['INGEST_JOB_TIMEOUT_SECONDS'], message: 'must exceed INGEST_DEADLINE_SECONDS (the ingest stops itself first)' });
+    }
+    if (config.READER_STORAGE === 's3' && (!config.S3_ACCESS_KEY_ID || !config.S3_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['S3_ACCESS_KEY_ID'], message: 'READER_STORAGE=s3 needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY' });
+    }
     if (config.NODE_ENV !== 'production') return;
     if (config.READER_TOKEN_KEY === DEV_READER_TOKEN_KEY) {
       ctx.addIssue({ code: 'custom', path: ['READER_TOKEN_KEY'], message: 'must be set in production' });

@@ -3,7 +3,7 @@
 //   node dist/ingest.js track1.mp3 track2.mp3 --tenant 1 --issue 1003      (audio: the tracks in order)
 // Prints what the file says of itself (its metadata, as JSON) and the validation findings (EPUBCheck's
 // for an EPUB, skipped with --skip-epubcheck; reader's own for PDFs and audio), one a line.
-// Reads MONGO_URL, READER_STORAGE_DIR, PDF_PAGE_WIDTH and the archive and ingest bounds
+// Reads MONGO_URL, the content storage (READER_STORAGE and its keys), PDF_PAGE_WIDTH and the archive and ingest bounds
 // (ARCHIVE_*, INGEST_DEADLINE_SECONDS, PDF_TOOL_TIMEOUT_SECONDS, PDF_TOOL_MAX_MB) like the service. A file
 // that cannot be read safely fails with the reason and exit status 1, nothing stored.
 import { open } from 'node:fs/promises';
@@ -16,7 +16,7 @@ import { openReaderStore } from './data/repositories.js';
 import { audioContainerOf } from './ingest/audio.js';
 import { ingestIssue } from './ingest/ingest.js';
 import { TextIndexStore } from './search/index-store.js';
-import { LocalDiskStorage } from './storage/local-disk.js';
+import { contentStorageOf } from './storage/from-config.js';
 
 const TYPES: Record<string, 'epub' | 'pdf' | 'audio'> = {
   '.epub': 'epub',
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   const connection = await connectMongo(config.MONGO_URL);
   try {
     const store = await openReaderStore(connection);
-    const storage = new LocalDiskStorage(config.READER_STORAGE_DIR);
+    const storage = contentStorageOf(config);
     const started = performance.now();
     const { manifest, metadata, findings, indexMs } = await ingestIssue(
       {
