@@ -11,6 +11,7 @@
 import { catalog } from '@folio/proto';
 import type { Lang } from '../http/headers.js';
 import type { Services, Tenant } from '../http/route.js';
+import { accessibilityEntryOf } from './accessibility.js';
 import { fileTypeOf, MEDIA_TYPE, type Acquisition, type Destination, type Feed, type NavigationEntry, type PublicationEntry } from './model.js';
 
 export const PER_PAGE = 20;
@@ -71,6 +72,7 @@ export function publicationOf(scope: CatalogScope, issue: catalog.IssueSummary, 
   const acquisitions = acquisitionsOf(scope, issue, readable);
   if (acquisitions.length === 0) return undefined;
   const published = isoOf(issue.publishedAt);
+  const accessibility = accessibilityEntryOf(issue.accessibility);
   return {
     issueId: issue.id,
     identifier: `urn:folio:${issue.tenantId || scope.tenant.id}:${issue.id}`,
@@ -83,6 +85,7 @@ export function publicationOf(scope: CatalogScope, issue: catalog.IssueSummary, 
     contentType: issue.type,
     coverUrl: issue.coverUrl,
     ...(issue.numberOfPages && issue.numberOfPages > 0 && { numberOfPages: issue.numberOfPages }),
+    ...(accessibility && { accessibility }),
     acquisitions,
   };
 }

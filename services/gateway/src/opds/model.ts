@@ -3,6 +3,7 @@
 // search. catalog.ts builds these from the services' answers; opds2.ts (JSON)
 // and opds1.ts (Atom) render them. Destinations are logical, so each version
 // maps them to its own URLs.
+import type { AccessibilityEntry } from './accessibility.js';
 
 /** Where a link of the catalog leads, independent of the OPDS version. */
 export type Destination =
@@ -42,6 +43,8 @@ export interface PublicationEntry {
   numberOfPages?: number;
   /** Audiobooks: seconds, all tracks together (from reader). */
   duration?: number;
+  /** What the file declares of its accessibility (accessibility.ts), within the published vocabularies. */
+  accessibility?: AccessibilityEntry;
   acquisitions: Acquisition[];
   /** Absolute URL of its OPDS Progression (the reading position), on the shelf: issues the user can read. */
   progressionHref?: string;

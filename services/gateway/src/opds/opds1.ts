@@ -3,6 +3,19 @@
 // Navigation feeds link `subsection`s, acquisition feeds carry one entry per
 // publication with OPDS acquisition links (prices and the indirect
 // acquisition on `buy`), search goes through an OpenSearch description.
+//
+// Accessibility: OPDS 1.2 has no element of its own for it, so an entry
+// carries the properties EPUB Accessibility 1.1 puts in a package document,
+// under the same names in their own namespaces: schema.org's accessMode,
+// accessModeSufficient, accessibilityFeature, accessibilityHazard and
+// accessibilitySummary, Dublin Core's conformsTo and the EPUB a11y
+// vocabulary's certifiedBy. Those are the terms the EU accessibility guidance
+// for e-books (the EAA's metadata, W3C's Accessibility Metadata Display Guide,
+// ONIX's mapping) is written in, and what Atom feeds that carry
+// schema.org metadata (Feedbooks' OPDS 1 catalogs, `schema:` elements) use,
+// so a 1.2 reader that shows an EPUB's accessibility reads the same words
+// here; readers that do not know them skip foreign elements, as Atom requires.
+import type { AccessibilityEntry } from './accessibility.js';
 import { coverImagesOf, MEDIA_TYPE, REL, relOf, type Destination, type Feed, type PublicationEntry } from './model.js';
 
 export const NS = {
@@ -10,7 +23,27 @@ export const NS = {
   opds: 'http://opds-spec.org/2010/catalog',
   dc: 'http://purl.org/dc/terms/',
   opensearch: 'http://a9.com/-/spec/opensearch/1.1/',
+  schema: 'http://schema.org/',
+  a11y: 'http://www.idpf.org/epub/vocab/package/a11y/#',
 } as const;
+
+/** An entry's accessibility as schema.org, Dublin Core and EPUB a11y elements (see the top of this file). */
+export function accessibilityElements(entry: AccessibilityEntry): string {
+  const elements = (name: string, values: readonly string[]) => values.map((value) => `<${name}>${xmlText(value)}</${name}>`).join('');
+  return (
+    elements('dc:conformsTo', entry.conformsTo) +
+    elements('schema:accessMode', entry.accessModes) +
+    // Each a comma-separated set, as EPUB writes schema:accessModeSufficient.
+    elements(
+      'schema:accessModeSufficient',
+      entry.accessModesSufficient.map((set) => set.join(',')),
+    ) +
+    elements('schema:accessibilityFeature', entry.features) +
+    elements('schema:accessibilityHazard', entry.hazards) +
+    (entry.summary ? elements('schema:accessibilitySummary', [entry.summary]) : '') +
+    (entry.certifiedBy ? elements('a11y:certifiedBy', [entry.certifiedBy]) : '')
+  );
+}
 
 const XML_UNSAFE = /[&<>"']|[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
@@ -78,6 +111,7 @@ function publicationEntry(entry: PublicationEntry, updated: string): string {
     // The size of the publication (Dublin Core `extent`): pages, or an audiobook's playing time.
     entry.numberOfPages ? `<dc:extent>${entry.numberOfPages} pages</dc:extent>` : '',
     entry.duration ? `<dc:extent>${playingTime(entry.duration)}</dc:extent>` : '',
+    entry.accessibility ? accessibilityElements(entry.accessibility) : '',
     // The first image is the raster one when there is one: e-readers draw no SVG.
     ...coverImagesOf(entry.coverUrl)
       .slice(0, 1)
@@ -136,7 +170,7 @@ export function opds1Feed(storeUrl: string, feed: Feed): string {
       : '';
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    `<feed xmlns="${NS.atom}" xmlns:opds="${NS.opds}" xmlns:dc="${NS.dc}" xmlns:opensearch="${NS.opensearch}">` +
+    `<feed xmlns="${NS.atom}" xmlns:opds="${NS.opds}" xmlns:dc="${NS.dc}" xmlns:opensearch="${NS.opensearch}" xmlns:schema="${NS.schema}" xmlns:a11y="${NS.a11y}">` +
     `<id>${xmlText(selfHref)}</id><title>${xmlText(feed.title)}</title><updated>${updated}</updated>` +
     `<author><name>${xmlText(feed.storeName)}</name></author>` +
     links.map(link).join('') +

@@ -7,6 +7,7 @@
 // rendition (model.ts, coverImagesOf), and a cover without a raster form is
 // linked in `links` (rel http://opds-spec.org/image) instead.
 import { STATUS_CODES } from 'node:http';
+import { readiumAccessibility, type ReadiumAccessibility } from './accessibility.js';
 import { coverImagesOf, MEDIA_TYPE, REL, relOf, type CoverImage, type Destination, type Feed, type PublicationEntry } from './model.js';
 
 export interface Opds2Link {
@@ -36,6 +37,8 @@ export interface Opds2Publication {
     publisher?: string;
     numberOfPages?: number;
     duration?: number;
+    /** Readium's accessibility object (webpub-manifest a11y.schema.json), which OPDS 2.0 metadata takes. */
+    accessibility?: ReadiumAccessibility;
   };
   links: Opds2Link[];
   images?: CoverImage[];
@@ -123,6 +126,7 @@ export function opds2Publication(entry: PublicationEntry): Opds2Publication {
       ...(entry.publisher && { publisher: entry.publisher }),
       ...(entry.numberOfPages && { numberOfPages: entry.numberOfPages }),
       ...(entry.duration && { duration: entry.duration }),
+      ...(entry.accessibility && { accessibility: readiumAccessibility(entry.accessibility) }),
     },
     links,
     ...(hasRaster && { images }),
