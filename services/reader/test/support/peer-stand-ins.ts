@@ -74,6 +74,7 @@ export async function startCatalogStandIn(dataset: Dataset, options: { coverUrlT
         publisher: issue.publisher,
         bisac: issue.bisac,
         commerce: undefined,
+        accessibility: undefined,
       },
       tags: issue.tags,
       collections: [],
