@@ -14,6 +14,7 @@ import { archiveLimitsOf, type ReaderConfig } from './config.js';
 import { KosyncRepository } from './data/kosync.js';
 import { ProgressionRepository } from './data/progression.js';
 import { RedisReaderSessionLiveness } from './data/session-liveness.js';
+import { MongoContentJobRepository } from './data/content-jobs.js';
 import { openReaderStore, type ManifestCache, type SessionCache, type UserPositionsCache, type UserSettingsCache } from './data/repositories.js';
 import { ContentLinks } from './domain/content.js';
 import { Downloads } from './domain/downloads.js';
@@ -27,16 +28,27 @@ import { TextSearch } from './domain/search.js';
 import { ReaderSessions } from './domain/sessions.js';
 import { ReaderSettings } from './domain/settings.js';
 import { TokenService } from './domain/tokens.js';
+import { ContentUploads, IngestJobs } from './domain/uploads.js';
 import { readerHandlers } from './grpc/handlers.js';
 import { readerSyncHandlers } from './grpc/sync-handlers.js';
 import { CoverRasters } from './media/cover-raster.js';
 import { startMediaServer } from './media/server.js';
 import { MediaUrls } from './media/signing.js';
-import { announceSessionsEnded, subscribeAccessInvalidation, POSITIONS_CHANGED, subscribeSessionInvalidation } from './events/cache-invalidation.js';
+import {
+  announceSessionsEnded,
+  subscribeAccessInvalidation,
+  POSITIONS_CHANGED,
+  subscribeContentInvalidation,
+  subscribeSessionInvalidation,
+  type ManifestForgetter,
+} from './events/cache-invalidation.js';
+import { ContentIngestedPublisher } from './events/content-ingested.js';
+import { ChildProcessIngestRunner } from './jobs/child-runner.js';
+import { IngestWorkQueue } from './jobs/work-queue.js';
 import { CachedAccessPeers } from './peers/cached-access.js';
 import { GrpcPeers } from './peers/grpc-peers.js';
 import { TextIndexStore } from './search/index-store.js';
-import { LocalDiskStorage } from './storage/local-disk.js';
+import { contentStorageOf } from './storage/from-config.js';
 
 export const SERVICE_NAME = 'svc.reader.v1.ReaderService';
 export const SYNC_SERVICE_NAME = 'svc.reader.v1.ReaderSyncService';
@@ -85,7 +97,9 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     };
     const store = await openReaderStore(connection, { positions: positionCache, settings: settingsCache, manifests: manifestCache, sessions: sessionCache });
 
-    const storage = new LocalDiskStorage(config.READER_STORAGE_DIR);
+    // The same store the ingest child, the seed and the CLI open (storage/from-config.ts).
+    const storage = contentStorageOf(config);
+    teardown.add(async () => storage.close?.());
     const urls = new MediaUrls(config.MEDIA_PUBLIC_BASE_URL, config.MEDIA_SIGNING_KEY, config.MEDIA_URL_TTL_SECONDS);
     const indexes = new TextIndexStore(storage, config.TEXT_INDEX_CACHE_MB);
     const tokens = new TokenService(config.READER_TOKEN_KEY, config.READER_TOKEN_TTL_SECONDS, config.SETTINGS_TOKEN_TTL_SECONDS);
@@ -205,6 +219,71 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const eraser = new AccountEraser(store, sessions, logger, kosync, progressions);
     teardown.add((await startAccountEraser({ broker, connection, logger, config, erase: ({ userId }) => eraser.erase(userId).then(() => {}) })).stop);
 
+    // Publishing: uploads stream into storage and wait on the ingest work queue; this replica's
+    // worker (INGEST_WORKER) runs one job at a time in a child process, and every replica drops
+    // an issue's cached manifest when its new file is live (content.ingested).
+    const manifestForgetter: ManifestForgetter = {
+      forget(tenantId, issueId) {
+        manifestCache.summaries.delete(`${tenantId}:${issueId}`);
+        manifestCache.structures.delete(`${tenantId}:${issueId}`);
+        manifestCache.coverKeys?.delete(issueId);
+      },
+      forgetAll() {
+        manifestCache.summaries.clear();
+        manifestCache.structures.clear();
+        manifestCache.coverKeys?.clear();
+      },
+    };
+    const contentInvalidation = await subscribeContentInvalidation({ broker, logger, manifests: manifestForgetter, exchange: config.EVENTS_EXCHANGE });
+    teardown.add(() => contentInvalidation.stop());
+    const contentJobs = new MongoContentJobRepository(connection);
+    await contentJobs.ensureIndexes();
+    const ingestQueue = new IngestWorkQueue(broker, config.INGEST_QUEUE, logger);
+    teardown.add(() => ingestQueue.close());
+    const uploadLimits = { maxBytes: config.UPLOAD_MAX_MB * 1024 * 1024, maxAttempts: config.INGEST_MAX_ATTEMPTS };
+    const uploads = new ContentUploads({ jobs: contentJobs, manifests: store.manifests, storage, queue: ingestQueue, limits: uploadLimits });
+    if (config.INGEST_WORKER) {
+      const runner = new ChildProcessIngestRunner({
+        mongoUrl: config.MONGO_URL,
+        // Only what opening the storage takes crosses to the child.
+        storage: {
+          READER_STORAGE: config.READER_STORAGE,
+          READER_STORAGE_DIR: config.READER_STORAGE_DIR,
+          S3_ENDPOINT: config.S3_ENDPOINT,
+          S3_REGION: config.S3_REGION,
+          S3_BUCKET: config.S3_BUCKET,
+          S3_ACCESS_KEY_ID: config.S3_ACCESS_KEY_ID,
+          S3_SECRET_ACCESS_KEY: config.S3_SECRET_ACCESS_KEY,
+          S3_FORCE_PATH_STYLE: config.S3_FORCE_PATH_STYLE,
+          S3_PREFIX: config.S3_PREFIX,
+        },
+        bounds: {
+          archive: archiveLimitsOf(config),
+          deadlineMs: config.INGEST_DEADLINE_SECONDS * 1000,
+          toolTimeoutMs: config.PDF_TOOL_TIMEOUT_SECONDS * 1000,
+          toolMaxMemoryBytes: config.PDF_TOOL_MAX_MB * 1024 * 1024,
+        },
+        pdfPageWidth: config.PDF_PAGE_WIDTH,
+        heapMb: config.INGEST_CHILD_HEAP_MB,
+        timeoutMs: config.INGEST_JOB_TIMEOUT_SECONDS * 1000,
+        logger,
+      });
+      const ingestJobs = new IngestJobs({
+        jobs: contentJobs,
+        manifests: store.manifests,
+        storage,
+        runner,
+        announcer: new ContentIngestedPublisher({ broker, exchange: config.EVENTS_EXCHANGE, manifests: manifestForgetter, logger }),
+        limits: uploadLimits,
+        log: (level, fields, message) => logger[level](fields, message),
+      });
+      const worker = ingestQueue.consume((job) => ingestJobs.run(job));
+      teardown.add(async () => {
+        runner.stop();
+        await worker.stop();
+      });
+    }
+
     const grpc = await startGrpcServer({
       logger,
       port: config.GRPC_PORT,
@@ -213,7 +292,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
         {
           name: SERVICE_NAME,
           definition: reader.ReaderServiceService,
-          handlers: readerHandlers({ sessions, settings, positions, downloads, search, publications, progressions }),
+          handlers: readerHandlers({ sessions, settings, positions, downloads, search, publications, progressions, uploads }),
         },
         { name: SYNC_SERVICE_NAME, definition: readerSync.ReaderSyncServiceService, handlers: readerSyncHandlers({ files, kosync }) },
       ],

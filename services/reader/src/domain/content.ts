@@ -139,7 +139,8 @@ export class ContentLinks {
 
   /** The preview package with the first `chapters` chapters, built once and stored. */
   private async previewEpub(manifest: ContentManifest, chapters: number): Promise<string> {
-    const key = keys.previewEpub(manifest.tenant_id, manifest.issue_id, chapters);
+    // Beside the package it is cut from: a new content version gets its own previews.
+    const key = keys.previewEpub(manifest.tenant_id, manifest.issue_id, chapters, manifest.content_version);
     if (await this.storage.stat(key)) return key;
     const fileKey = manifest.epub!.file_key;
     const info = await this.storage.stat(fileKey);

@@ -93,8 +93,13 @@ export interface ContentManifest {
   lang: string | null;
   cover_key: string;
   thumbnail_key: string;
-  /** Hash of what the file was built from (seed), to skip unchanged issues. */
+  /** Hash of what the file was built from: the seed's, to skip unchanged issues; an upload's SHA-256 (hex). */
   source_hash: string | null;
+  /**
+   * The folder version of an uploaded file's files (`<tenant>/<issue>/v/<version>`); null or absent
+   * for content stored in the issue's folder itself (the seed, the ingest CLI).
+   */
+  content_version?: string | null;
   /** Storage key of the gzip'd text index; null for content without text (audio, physical). */
   text_index_key: string | null;
   /**

@@ -4,9 +4,9 @@
 // access.changed (purchase, grant, revocation, erasure, seed) drops cached
 // access decisions (peers/cached-access.ts); reader's own positions.changed
 // (subscribeUserChanges of @folio/messaging, in app.ts) drops a user's cached positions (data/repositories.ts) written through
-// another replica.
+// another replica; reader's own content.ingested drops an issue's cached manifest (a new file is live).
 import type { Logger } from '@folio/logger';
-import { accessChangeOf, ACCESS_CHANGED, createEvent, subscribeBroadcast, type BroadcastSubscription, type Broker } from '@folio/messaging';
+import { accessChangeOf, ACCESS_CHANGED, CONTENT_INGESTED, createEvent, subscribeBroadcast, type BroadcastSubscription, type Broker } from '@folio/messaging';
 
 export interface AccessCache {
   forget(scope?: { tenantId?: number; userId?: number }): void;
@@ -63,5 +63,36 @@ export function subscribeSessionInvalidation(deps: {
       sessions.forget(sessionId !== undefined ? { sessionId } : userId !== undefined ? { userId } : {});
     },
     onSubscribed: () => sessions.forget(),
+  });
+}
+
+/** What holds an issue's manifest in memory (data/repositories.ts ManifestCache, by `<tenant>:<issue>` and by issue). */
+export interface ManifestForgetter {
+  forget(tenantId: number, issueId: number): void;
+  forgetAll(): void;
+}
+
+/**
+ * reader.events content.ingested (this or another replica's worker switched an
+ * issue to a new file): every replica drops the manifest it holds, so sessions
+ * opened from now on get the new version.
+ */
+export function subscribeContentInvalidation(deps: {
+  broker: Broker;
+  logger: Logger;
+  manifests: ManifestForgetter;
+  exchange: string;
+}): Promise<BroadcastSubscription> {
+  const { broker, logger, manifests, exchange } = deps;
+  return subscribeBroadcast(broker, {
+    exchange,
+    bindings: [CONTENT_INGESTED],
+    logger,
+    handler: (event) => {
+      const payload = (event.payload ?? {}) as Record<string, unknown>;
+      const { tenant_id: tenantId, issue_id: issueId } = payload;
+      if (typeof tenantId === 'number' && typeof issueId === 'number') manifests.forget(tenantId, issueId);
+    },
+    onSubscribed: () => manifests.forgetAll(),
   });
 }

@@ -11,6 +11,8 @@ import type { Publications } from '../domain/publications.js';
 import type { SearchSession, TextSearch } from '../domain/search.js';
 import type { ReaderSessions } from '../domain/sessions.js';
 import type { ReaderSettings } from '../domain/settings.js';
+import type { ContentUploads } from '../domain/uploads.js';
+import { contentStatusToProto, uploadHeaderFromProto } from './content-mappers.js';
 import {
   contentToProto,
   downloadToProto,
@@ -34,6 +36,17 @@ export interface UseCases {
   search: TextSearch;
   publications: Publications;
   progressions: OpdsProgressions;
+  uploads: ContentUploads;
+}
+
+/** An upload's file: every message after the header, as bytes (a second header is the caller's bug). */
+async function* chunksOf(messages: AsyncIterator<reader.UploadContentRequest>): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    const next = await messages.next();
+    if (next.done) return;
+    if (next.value.header) throw invalidArgument('Only the first message of an upload is its header.');
+    if (next.value.chunk && next.value.chunk.length > 0) yield next.value.chunk;
+  }
 }
 
 /** The verified session a search names (INVALID_ARGUMENT without one: a caller's bug, never a client's). */
@@ -157,6 +170,17 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
         progression: progressionFromProto(request.progression),
       });
       return { progression: progressionToProto(result.progression), saved: result.saved };
+    },
+
+    async uploadContent(requests) {
+      const messages = requests[Symbol.asyncIterator]();
+      const first = await messages.next();
+      if (first.done || !first.value.header) throw invalidArgument('The first message of an upload is its header.', { header: ['is required'] });
+      return { status: contentStatusToProto(await app.uploads.upload(uploadHeaderFromProto(first.value.header), chunksOf(messages))) };
+    },
+
+    async getContentStatus(request) {
+      return { status: contentStatusToProto(await app.uploads.status(request.tenantId, request.issueId)) };
     },
   };
 }

@@ -68,6 +68,14 @@ export interface IngestInput {
   signal?: AbortSignal;
   /** Runs EPUBCheck on an EPUB (default true); the seed, whose EPUBs reader builds itself, skips its JVM. */
   validate?: boolean;
+  /**
+   * An upload's content version (publishing): its files go to their own folder (`keys`), the
+   * live version's stay until the manifest names the new ones, and only this folder is cleared
+   * first. Without it (the seed, the CLI) the issue's folder is replaced as a whole.
+   */
+  version?: string | null;
+  /** Told what the ingest is doing (`reading`, `storing`, `indexing`) and how far it is, 0-100. */
+  onProgress?: (step: string, progress: number) => void;
 }
 
 export interface IngestReport {
@@ -80,17 +88,23 @@ export interface IngestReport {
   indexMs: number;
 }
 
+/** Where one version of an issue's files lives: `<tenant>/<issue>` (seeded), or `<tenant>/<issue>/v/<version>` (uploaded). */
+export const contentFolder = (tenantId: number, issueId: number, version?: string | null) =>
+  version ? `${tenantId}/${issueId}/v/${version}` : `${tenantId}/${issueId}`;
+
 export const keys = {
-  folder: (tenantId: number, issueId: number) => `${tenantId}/${issueId}`,
-  epub: (tenantId: number, issueId: number) => `${tenantId}/${issueId}/book.epub`,
+  folder: (tenantId: number, issueId: number, version?: string | null) => contentFolder(tenantId, issueId, version),
+  epub: (tenantId: number, issueId: number, version?: string | null) => `${contentFolder(tenantId, issueId, version)}/book.epub`,
   /** The PDF as ingested: what e-readers download (OPDS) and KOReader hashes. */
-  pdf: (tenantId: number, issueId: number) => `${tenantId}/${issueId}/book.pdf`,
-  previewEpub: (tenantId: number, issueId: number, chapters: number) => `${tenantId}/${issueId}/preview-${chapters}.epub`,
-  page: (tenantId: number, issueId: number, page: number) => `${tenantId}/${issueId}/pages/${String(page).padStart(4, '0')}.png`,
-  track: (tenantId: number, issueId: number, track: number, extension: string) =>
-    `${tenantId}/${issueId}/tracks/${String(track).padStart(2, '0')}.${extension}`,
-  cover: (tenantId: number, issueId: number) => `${tenantId}/${issueId}/cover.svg`,
-  thumbnail: (tenantId: number, issueId: number) => `${tenantId}/${issueId}/thumbnail.svg`,
+  pdf: (tenantId: number, issueId: number, version?: string | null) => `${contentFolder(tenantId, issueId, version)}/book.pdf`,
+  previewEpub: (tenantId: number, issueId: number, chapters: number, version?: string | null) =>
+    `${contentFolder(tenantId, issueId, version)}/preview-${chapters}.epub`,
+  page: (tenantId: number, issueId: number, page: number, version?: string | null) =>
+    `${contentFolder(tenantId, issueId, version)}/pages/${String(page).padStart(4, '0')}.png`,
+  track: (tenantId: number, issueId: number, track: number, extension: string, version?: string | null) =>
+    `${contentFolder(tenantId, issueId, version)}/tracks/${String(track).padStart(2, '0')}.${extension}`,
+  cover: (tenantId: number, issueId: number, version?: string | null) => `${contentFolder(tenantId, issueId, version)}/cover.svg`,
+  thumbnail: (tenantId: number, issueId: number, version?: string | null) => `${contentFolder(tenantId, issueId, version)}/thumbnail.svg`,
 };
 
 const indexFolder = (tenantId: number, issueId: number) => `_index/${tenantId}/${issueId}`;
@@ -134,20 +148,23 @@ async function ingestWithin(
   cleanups: (() => Promise<void>)[],
 ): Promise<IngestReport> {
   const { tenantId, issueId } = input;
-  const folder = keys.folder(tenantId, issueId);
+  const version = input.version ?? null;
+  const folder = keys.folder(tenantId, issueId, version);
   const base = {
     _id: `${tenantId}:${issueId}`,
     tenant_id: tenantId,
     issue_id: issueId,
-    cover_key: keys.cover(tenantId, issueId),
-    thumbnail_key: keys.thumbnail(tenantId, issueId),
+    cover_key: keys.cover(tenantId, issueId, version),
+    thumbnail_key: keys.thumbnail(tenantId, issueId, version),
     source_hash: input.sourceHash ?? null,
+    content_version: version,
     epub: null,
     pdf: null,
     audio: null,
   };
 
   // Read everything first: a file that does not parse leaves the stored issue untouched.
+  input.onProgress?.('reading', 5);
   let manifest: ContentManifest;
   let metadata: ContentMetadata;
   let findings: ValidationFinding[];
@@ -167,7 +184,7 @@ async function ingestWithin(
     const started = performance.now();
     index = TextIndex.build(epub.segments);
     indexMs = performance.now() - started;
-    writes.push([keys.epub(tenantId, issueId), data]);
+    writes.push([keys.epub(tenantId, issueId, version), data]);
     manifest = {
       ...base,
       type: 'epub',
@@ -177,7 +194,7 @@ async function ingestWithin(
       document_hash: partialMd5(data),
       sections: epub.segments.length,
       epub: {
-        file_key: keys.epub(tenantId, issueId),
+        file_key: keys.epub(tenantId, issueId, version),
         size: data.length,
         spine: epub.spine.map(({ href, idref, title, words, bytes }) => ({ href, idref, title, words, bytes })),
         toc: epub.toc,
@@ -205,8 +222,8 @@ async function ingestWithin(
     const started = performance.now();
     index = TextIndex.build(pdf.segments);
     indexMs = performance.now() - started;
-    pdf.pages.forEach((page, i) => writes.push([keys.page(tenantId, issueId, i + 1), { file: page.imageFile }]));
-    writes.push([keys.pdf(tenantId, issueId), data]);
+    pdf.pages.forEach((page, i) => writes.push([keys.page(tenantId, issueId, i + 1, version), { file: page.imageFile }]));
+    writes.push([keys.pdf(tenantId, issueId, version), data]);
     manifest = {
       ...base,
       type: 'pdf',
@@ -216,9 +233,9 @@ async function ingestWithin(
       document_hash: partialMd5(data),
       sections: pdf.segments.length,
       pdf: {
-        file_key: keys.pdf(tenantId, issueId),
+        file_key: keys.pdf(tenantId, issueId, version),
         size: data.length,
-        pages: pdf.pages.map((page, i) => ({ key: keys.page(tenantId, issueId, i + 1), width: page.width, height: page.height, words: page.words })),
+        pages: pdf.pages.map((page, i) => ({ key: keys.page(tenantId, issueId, i + 1, version), width: page.width, height: page.height, words: page.words })),
         toc: pdf.toc,
       },
       ingested_at: new Date(),
@@ -236,7 +253,7 @@ async function ingestWithin(
       extracts.push({ extract: track, fileName: basename(file) });
       album ??= track.album;
       input.author ??= track.artist;
-      const key = keys.track(tenantId, issueId, i + 1, track.extension);
+      const key = keys.track(tenantId, issueId, i + 1, track.extension, version);
       writes.push([key, data]);
       tracks.push({
         title: input.trackTitles?.[i] ?? track.title ?? basename(file).replace(/\.[^.]+$/, ''),
@@ -262,11 +279,18 @@ async function ingestWithin(
   manifest.metadata = metadata;
 
   signal.throwIfAborted();
+  input.onProgress?.('storing', 60);
   await deps.storage.deletePrefix(folder);
-  for (const [key, data] of writes) await deps.storage.put(key, Buffer.isBuffer(data) ? data : await readFile(data.file));
-  await writeCovers(deps.storage, tenantId, issueId, { title: manifest.title, author: input.author ?? null, colors: input.coverColors ?? null });
-  await deps.storage.deletePrefix(indexFolder(tenantId, issueId));
+  for (const [i, [key, data]] of writes.entries()) {
+    await deps.storage.put(key, Buffer.isBuffer(data) ? data : await readFile(data.file));
+    if (writes.length > 1) input.onProgress?.(`storing ${i + 1}/${writes.length}`, 60 + Math.floor((25 * (i + 1)) / writes.length));
+  }
+  await writeCovers(deps.storage, tenantId, issueId, { title: manifest.title, author: input.author ?? null, colors: input.coverColors ?? null }, version);
+  input.onProgress?.('indexing', 90);
+  // A versioned ingest keeps the live version's index (its readers search it until the manifest switches).
+  if (!version) await deps.storage.deletePrefix(indexFolder(tenantId, issueId));
   if (index) manifest.text_index_key = await deps.indexes.save(tenantId, issueId, index);
+  // The switch: readers that open the issue from now on get the new files.
   await deps.manifests.save(manifest);
   return { manifest, metadata, findings, indexMs };
 }
@@ -308,7 +332,13 @@ export async function registerPhysicalIssue(
   return manifest;
 }
 
-async function writeCovers(storage: ContentStorage, tenantId: number, issueId: number, cover: Parameters<typeof coverSvg>[0]): Promise<void> {
-  await storage.put(keys.cover(tenantId, issueId), coverSvg(cover));
-  await storage.put(keys.thumbnail(tenantId, issueId), coverSvg(cover, { width: 200, height: 300 }));
+async function writeCovers(
+  storage: ContentStorage,
+  tenantId: number,
+  issueId: number,
+  cover: Parameters<typeof coverSvg>[0],
+  version: string | null = null,
+): Promise<void> {
+  await storage.put(keys.cover(tenantId, issueId, version), coverSvg(cover));
+  await storage.put(keys.thumbnail(tenantId, issueId, version), coverSvg(cover, { width: 200, height: 300 }));
 }

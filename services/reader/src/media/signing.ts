@@ -7,8 +7,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 const PUBLIC_FILES = new Set(['cover.svg', 'thumbnail.svg']);
 
 export function isPublicKey(key: string): boolean {
+  // `<tenant>/<issue>/<file>`, or an uploaded version's `<tenant>/<issue>/v/<version>/<file>`.
   const parts = key.split('/');
-  return parts.length === 3 && PUBLIC_FILES.has(parts[2]!);
+  return (parts.length === 3 || (parts.length === 5 && parts[2] === 'v')) && PUBLIC_FILES.has(parts.at(-1)!);
 }
 
 export class MediaUrls {

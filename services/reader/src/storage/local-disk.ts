@@ -1,8 +1,10 @@
 // ContentStorage on a local directory (the default, and the local stack's).
 // Writes go to a temporary file renamed into place, so a reader never sees a
 // half-written object.
-import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { Readable as ReadableStream } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -28,6 +30,29 @@ export class LocalDiskStorage implements ContentStorage {
     const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
     await writeFile(temporary, data);
     await rename(temporary, path);
+  }
+
+  async putStream(key: string, source: AsyncIterable<Uint8Array>): Promise<void> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await pipeline(ReadableStream.from(source), createWriteStream(temporary));
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    try {
+      return (await readdir(this.pathOf(prefix.replace(/\/+$/, '')))).filter((name) => !name.endsWith('.tmp'));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+      throw error;
+    }
   }
 
   async get(key: string): Promise<Buffer | null> {

@@ -12,12 +12,20 @@ export interface StoredObject {
 export interface ContentStorage {
   /** Writes the whole object, replacing an existing one atomically. */
   put(key: string, data: Buffer | Uint8Array | string): Promise<void>;
+  /**
+   * Writes the object from a stream of chunks, never holding it whole;
+   * replaces an existing one atomically once the source ended. A source that
+   * fails leaves nothing behind (the error is rethrown).
+   */
+  putStream(key: string, source: AsyncIterable<Uint8Array>): Promise<void>;
   /** The whole object, or null when absent. */
   get(key: string): Promise<Buffer | null>;
   /** Size and modification time, or null when absent. */
   stat(key: string): Promise<StoredObject | null>;
   /** A byte range (inclusive `end`), or the whole object. The caller checked `stat` first. */
   stream(key: string, range?: { start: number; end: number }): Readable;
+  /** The names directly inside a folder (objects and sub-folders, without the prefix), none when absent. */
+  list(prefix: string): Promise<string[]>;
   /** Removes every object whose key starts with `prefix` (a folder). */
   deletePrefix(prefix: string): Promise<void>;
 }
