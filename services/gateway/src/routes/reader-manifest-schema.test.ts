@@ -10,7 +10,6 @@ import { fileURLToPath } from 'node:url';
 import { reader } from '@folio/proto';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { readiumAccessibility } from './reader-accessibility.js';
 import { publicationToWire } from './reader-wire.js';
 
 // The whole vendored folder: Readium's link schema refers to OPDS's link properties.
@@ -152,21 +151,5 @@ describe('the rendered WebPub manifest against Readium schemas', () => {
     expect(manifest.metadata).not.toHaveProperty('layout');
     expect(manifest.metadata).not.toHaveProperty('readingProgression');
     expect(manifest.toc[0]!.children!.map((chapter) => chapter.title)).toEqual(['Morning', 'Evening']);
-  });
-});
-
-describe('readiumAccessibility', () => {
-  it('when the file declares nothing Readium can say, then there is no accessibility object', () => {
-    expect(readiumAccessibility(undefined)).toBeUndefined();
-    expect(
-      readiumAccessibility({ conformsTo: ['not a URI'], accessModes: ['smell'], accessModesSufficient: ['textual,smell'], features: [], hazards: [] }),
-    ).toBeUndefined();
-  });
-
-  it('when EPUB Accessibility 1.1 conformance strings are declared, then they become the profile URIs of each WCAG version and level', () => {
-    const conformsTo = ['EPUB Accessibility 1.1 - WCAG 2.0 Level A', 'EPUB Accessibility 1.1 - WCAG 2.2 Level AAA'];
-    expect(readiumAccessibility({ conformsTo, accessModes: [], accessModesSufficient: [], features: [], hazards: [] })).toEqual({
-      conformsTo: ['https://www.w3.org/TR/epub-a11y-11#wcag-2.0-a', 'https://www.w3.org/TR/epub-a11y-11#wcag-2.2-aaa'],
-    });
   });
 });

@@ -4,7 +4,7 @@
 import { DomainError } from '@folio/errors';
 import { reader } from '@folio/proto';
 import type { ReaderScope } from '../http/route.js';
-import { readiumAccessibility } from './reader-accessibility.js';
+import { accessibilityEntryOf, readiumAccessibility } from '../opds/accessibility.js';
 import type { z } from 'zod';
 import type {
   DownloadRecord,
@@ -265,7 +265,9 @@ export function publicationToWire(publication: reader.Publication | undefined, g
   if (!publication) throw breach('GetPublicationManifest', 'a publication');
   const profile = PROFILES[publication.type];
   if (!profile) throw breach('GetPublicationManifest', 'a known publication type');
-  const accessibility = readiumAccessibility(publication.accessibility);
+  // The one rendering of accessibility OPDS 2 uses too: reader's ContentAccessibility has catalog's shape.
+  const a11y = accessibilityEntryOf(publication.accessibility);
+  const accessibility = a11y && readiumAccessibility(a11y);
   const progression = publication.readingProgression === 'ltr' || publication.readingProgression === 'rtl' ? publication.readingProgression : undefined;
   const layout = publication.layout === 'reflowable' || publication.layout === 'fixed' ? publication.layout : undefined;
   return {
