@@ -50,7 +50,15 @@ const STORES = [
   { env: 'AMQP_URL', name: 'rabbitmq', port: 5672 },
   { env: 'REDIS_URL', name: 'redis', port: 6379 },
   { env: 'SMTP_URL', name: 'maildev', port: 1025 },
+  // reader's content bucket: the port is the one of reader-content-store's S3_ENDPOINT.
+  { env: 'S3_ACCESS_KEY_ID', name: 's3', port: 'S3_ENDPOINT' },
 ] as const;
+
+/** The port of a URL, its scheme's default when it names none. */
+const urlPort = (url: string): number => {
+  const parsed = new URL(url);
+  return parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
+};
 
 const mainContainer = (workload: Workload): Container => workload.pod.containers.find((c) => c.name === workload.name) ?? workload.pod.containers[0]!;
 const portOf = (container: Container, name: string) => container.ports?.find((port) => port.name === name)?.containerPort;
@@ -62,6 +70,7 @@ describe.each(overlayNames())('overlay %s', (overlay) => {
   const policies = new NetworkPolicies(objects);
   const configMap = objects.find((object) => object.kind === 'ConfigMap' && object.metadata.name === 'folio-config');
   const pdbs = objects.filter((object) => object.kind === 'PodDisruptionBudget');
+  const contentStore = objects.find((object) => object.kind === 'ConfigMap' && object.metadata.name === 'reader-content-store');
 
   it('renders the gateway and every service', () => {
     expect(services.map((workload) => workload.name).sort()).toEqual(
@@ -184,6 +193,30 @@ describe.each(overlayNames())('overlay %s', (overlay) => {
     });
   });
 
+  it('given reader, then its content is in the bucket of reader-content-store, with the keys from a Secret', () => {
+    const reader = mainContainer(services.find((w) => w.name === 'reader')!);
+    expect(envValue(reader, 'READER_STORAGE')).toBe('s3');
+    expect(reader.envFrom).toEqual(expect.arrayContaining([{ configMapRef: { name: 'reader-content-store' } }]));
+    expect(() => new URL(contentStore?.data?.S3_ENDPOINT ?? ''), `S3_ENDPOINT=${contentStore?.data?.S3_ENDPOINT}`).not.toThrow();
+    expect(contentStore?.data?.S3_BUCKET).toBeTruthy();
+    expect(contentStore?.data?.S3_REGION).toBeTruthy();
+    expect(contentStore?.data?.S3_FORCE_PATH_STYLE).toMatch(/^(true|false)$/);
+    for (const key of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) {
+      const variable = reader.env?.find((v) => v.name === key);
+      expect(variable?.valueFrom?.secretKeyRef?.key, `${key} from folio-secrets`).toBe(key);
+      expect(variable?.value, `${key} is never a literal`).toBeUndefined();
+    }
+  });
+
+  it('given every service, then it keeps nothing on a volume of its own: every volume is an emptyDir, no claim is rendered for it', () => {
+    for (const workload of services) {
+      const volumes = ((workload.pod as { volumes?: { name: string; emptyDir?: unknown }[] }).volumes ?? []);
+      for (const volume of volumes) expect(volume.emptyDir, `${workload.name}: volume ${volume.name}`).toBeDefined();
+    }
+    const claims = objects.filter((object) => object.kind === 'PersistentVolumeClaim' && object.metadata.labels?.['app.kubernetes.io/part-of'] === 'folio');
+    expect(claims.map((claim) => claim.metadata.name)).toEqual([]);
+  });
+
   it('configures tracing with the standard OTEL_* variables, parent-based ratio sampling', () => {
     expect(configMap?.data?.OTEL_EXPORTER_OTLP_ENDPOINT).toMatch(/^https?:\/\//);
     expect(configMap?.data?.OTEL_TRACES_SAMPLER).toBe('parentbased_traceidratio');
@@ -245,10 +278,15 @@ describe.each(overlayNames())('overlay %s', (overlay) => {
     });
 
     it('lets only the owners of a store connect to it', () => {
-      for (const store of STORES) {
+      for (const { port, ...rest } of STORES) {
+        const store = { ...rest, port: typeof port === 'number' ? port : urlPort(contentStore!.data![port]!) };
         const storeWorkload = workloads.find((w) => w.name === store.name);
         // The local overlay runs the stores as pods; production's are managed, outside the cluster.
-        const target: Endpoint = storeWorkload ? podEndpoint(storeWorkload) : { kind: 'external' };
+        // The object store is an address of the range reader's policy names: public HTTPS allowed to
+        // other services (identity's sign-in providers) must not reach it.
+        const objectStoreRange = policies.policies.find((p) => p.name === 'reader-egress-object-store')?.egress[0]?.to?.[0]?.ipBlock?.cidr;
+        const external: Endpoint = store.name === 's3' && objectStoreRange ? { kind: 'external', ip: objectStoreRange.split('/')[0]!.replace(/\.0$/, '.10') } : { kind: 'external' };
+        const target: Endpoint = storeWorkload ? podEndpoint(storeWorkload) : external;
         for (const workload of workloads) {
           if (workload === storeWorkload) continue;
           const owner = workload.ownService && hasEnv(mainContainer(workload), store.env);

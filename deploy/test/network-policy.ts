@@ -1,13 +1,14 @@
 // A small NetworkPolicy evaluator (networking.k8s.io/v1 semantics) over the
 // rendered objects, enough to answer "may A open a TCP connection to B:port".
 // Endpoints are pods of the rendered namespace, pods of another namespace
-// (ingress controller, Prometheus, DNS), or an address outside the cluster.
+// (ingress controller, Prometheus, DNS), or an address outside the cluster
+// (any such address, or one IPv4 address when the rule's ranges matter).
 import { selectorMatches, type K8sObject, type LabelSelector, type Labels, type Workload } from './render.js';
 
 export type Endpoint =
   | { kind: 'pod'; namespace: string; labels: Labels; ports: Record<string, number> }
   | { kind: 'foreign-pod'; namespace: string; labels: Labels }
-  | { kind: 'external' };
+  | { kind: 'external'; ip?: string };
 
 interface PolicyPeer {
   podSelector?: LabelSelector;
@@ -110,7 +111,11 @@ function namespaceLabels(namespace: string): Labels {
 }
 
 function peerMatches(peer: PolicyPeer, policyNamespace: string, endpoint: Endpoint): boolean {
-  if (peer.ipBlock) return endpoint.kind === 'external'; // pod addresses are not matched by ipBlock here
+  if (peer.ipBlock) {
+    if (endpoint.kind !== 'external') return false; // pod addresses are not matched by ipBlock here
+    if (endpoint.ip === undefined) return true;
+    return inCidr(endpoint.ip, peer.ipBlock.cidr) && !(peer.ipBlock.except ?? []).some((cidr) => inCidr(endpoint.ip!, cidr));
+  }
   if (endpoint.kind === 'external') return false;
   const namespaceOk = peer.namespaceSelector
     ? matchesAll(peer.namespaceSelector, namespaceLabels(endpoint.namespace))
@@ -124,4 +129,13 @@ function portMatches(rule: PolicyPort, destination: Endpoint, port: number, prot
   if (rule.port === undefined) return true;
   if (typeof rule.port === 'number') return rule.port === port;
   return destination.kind === 'pod' && destination.ports[rule.port] === port;
+}
+
+const ipv4 = (address: string): number => address.split('.').reduce((value, octet) => value * 256 + Number(octet), 0);
+
+/** Whether an IPv4 address lies in a CIDR range. */
+export function inCidr(address: string, cidr: string): boolean {
+  const [base, bits] = cidr.split('/');
+  const size = 2 ** (32 - Number(bits ?? 32));
+  return Math.floor(ipv4(address) / size) === Math.floor(ipv4(base!) / size);
 }
