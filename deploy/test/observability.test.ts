@@ -4,13 +4,13 @@
 // rules read the namespace the overlays deploy into. (The rules themselves
 // are checked by promtool in packages/telemetry/test/alert-rules.test.ts.)
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { REPO_ROOT } from './render.js';
+import { DEPLOY_DIR, REPO_ROOT, findKustomize, overlayNames, renderOverlay, selectorMatches, workloadsOf } from './render.js';
 
 const DIR = `${REPO_ROOT}deploy/observability/`;
 const read = (file: string) => parse(readFileSync(DIR + file, 'utf8'));
@@ -76,5 +76,37 @@ describe('scrape configuration', () => {
     );
     const { stdout } = await promisify(execFile)('promtool', ['check', 'config', join(dir, 'prometheus.yml')]);
     expect(stdout).toContain('SUCCESS');
+  });
+});
+
+describe('the Prometheus Operator path', () => {
+  const kustomize = findKustomize();
+  if (!kustomize) throw new Error('kustomize not found: ./dev up installs it into .local/bin (ensure_kustomize)');
+
+  it('when the production overlay is rendered, then its PodMonitor scrapes every service on its metrics port and labels it `service`', () => {
+    const objects = renderOverlay(kustomize, 'production');
+    const monitors = objects.filter((object) => object.kind === 'PodMonitor');
+    expect(monitors).toHaveLength(1);
+    const monitor = monitors[0]!;
+    const endpoints = monitor.spec.podMetricsEndpoints as { port: string; path: string; relabelings?: { sourceLabels?: string[]; targetLabel?: string }[] }[];
+    for (const workload of workloadsOf(objects).filter((w) => w.ownService)) {
+      expect(selectorMatches(monitor.spec.selector, workload.podLabels), workload.name).toBe(true);
+      const ports = workload.pod.containers.flatMap((container) => container.ports ?? []);
+      expect(endpoints.some((endpoint) => ports.some((port) => port.name === endpoint.port)), `${workload.name} names the scraped port`).toBe(true);
+    }
+    for (const endpoint of endpoints) {
+      expect(endpoint.relabelings).toContainEqual({ sourceLabels: ['__meta_kubernetes_pod_label_app_kubernetes_io_name'], targetLabel: 'service' });
+    }
+  });
+
+  it('when the components are listed, then every one is used by an overlay', () => {
+    const used = new Set(
+      overlayNames().flatMap((overlay) => {
+        const kustomization = parse(readFileSync(`${DEPLOY_DIR}overlays/${overlay}/kustomization.yaml`, 'utf8')) as { components?: string[] };
+        return (kustomization.components ?? []).map((path) => path.split('/').at(-1)!);
+      }),
+    );
+    const components = readdirSync(`${DEPLOY_DIR}components`, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(components.filter((component) => !used.has(component))).toEqual([]);
   });
 });
