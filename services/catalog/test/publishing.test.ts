@@ -188,13 +188,14 @@ describe('publishing', () => {
   });
 
   it('when published, then it is in every listing at once; withdrawn, it leaves them while BatchGet and my-content keep it', async () => {
-    const issue = await create({ name: 'Quokka Harbour', type: 'epub', authors: { values: ['Lene Brandt'] }, collections: { values: ['novelas'] } });
+    const issue = await create({ name: 'Quokka Harbour', type: 'epub', authors: { values: ['Lene Brandt', 'Ada Okonkwo'] }, collections: { values: ['novelas'] } });
     const published = await t.client.setIssueState({ tenantId: SUR, issueId: issue.id, state: PUBLISHED });
     expect(published).toMatchObject({ changed: true, issue: { state: PUBLISHED, firstPublishedAt: expect.any(String) } });
     expect(await latest()).toContain(issue.id);
     expect(await inCollection('novelas')).toContain(issue.id);
     expect(await searched('Quokka')).toEqual([issue.id]);
     expect(await searched('Brandt')).toEqual([issue.id]);
+    expect(await searched('Okonkwo')).toEqual([issue.id]);
     expect(await searchedGlobally('Quokka')).toEqual([issue.id]);
     expect(await myContent()).toContain(issue.id);
     // Idempotent: the first publish is kept.

@@ -85,6 +85,18 @@ export interface TenantSnapshot {
 /** What an unlisted issue gives the search index: no terms, so no search finds it. */
 const UNSEARCHABLE = { name: '', author: '', publisher: '', keywords: [] as string[], description: '' };
 
+/**
+ * What the index reads of a listed issue: the record itself, or, when it has
+ * creators besides its `author` (tags.author: every creator the publisher or
+ * the file named), all of them in the author field, so a co-author finds it.
+ */
+function searchableOf(issue: IssueRecord): Searchable {
+  const others = issue.tags.author.filter((name) => name && name !== issue.author);
+  if (others.length === 0) return issue;
+  const { id, publishedAtMs, name, publisher, keywords, description } = issue;
+  return { id, publishedAtMs, name, publisher, keywords, description, author: [issue.author, ...others].join(' ') };
+}
+
 /** Gives each tenant of a view the store of its issues' details. */
 export type DetailsStores = (tenantId: number) => IssueDetailsStore;
 
@@ -127,7 +139,7 @@ export class TenantCatalog {
     const previous = this.index.get(issue.id);
     const record = new ViewIssue(issue, this.details.append(issue));
     // Terms come from the incoming record: no need to read back what was just stored.
-    this.index.upsert(record, issue.listed ? issue : { ...UNSEARCHABLE, id: issue.id, publishedAtMs: issue.publishedAtMs });
+    this.index.upsert(record, issue.listed ? searchableOf(issue) : { ...UNSEARCHABLE, id: issue.id, publishedAtMs: issue.publishedAtMs });
     if (previous) this.release(previous);
     this.invalidateOrders();
   }
