@@ -4,7 +4,7 @@
 // route, judged against the issue's targets; then the RSS of every service.
 // Writes the table into bench/api/README.md (see that file).
 //
-//   ./dev up && pnpm bench:api [-- --dataset=demo|scale --duration=5]
+//   ./dev up && pnpm bench:api [-- --dataset=demo|scale --duration=5 --uncached]
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
@@ -17,7 +17,21 @@ import { loginAll } from './lib/logins.mjs';
 import { prepare } from './lib/prepare.mjs';
 import { cpuTicksBetween, cpuTicksByService, cpuTicksOfPid, rssByService } from './lib/processes.mjs';
 import { settle } from './lib/settle.mjs';
-import { judge, loadResult, machine, medianOf, saveResult, scaleRatioTable, table, writeBlock } from './lib/report.mjs';
+import { gatewayCache, withCacheOff } from './lib/gateway-cache.mjs';
+import {
+  TARGETS,
+  UNCACHED_TARGETS,
+  cacheCpuTable,
+  judge,
+  loadResult,
+  machine,
+  medianOf,
+  resultKey,
+  saveResult,
+  scaleRatioTable,
+  table,
+  writeBlock,
+} from './lib/report.mjs';
 import { counts, scaleUserEmail, tenantOneUsers } from '../scale/plan.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -55,71 +69,92 @@ const noteWriters = users.filter((user) => !noteReaders.includes(user));
 log('opening reader sessions and the fixed note lists …');
 const { shelf } = await prepare(options.gateway, users, noteReaders);
 
-// 3. A quiet stack: nothing left over from ./dev up, a data load or the preparation above (lib/settle.mjs).
-let settled = null;
-if (options.settleCpuPercent > 0) {
-  log(`waiting until the stack uses less than ${options.settleCpuPercent} % of a CPU …`);
-  settled = await settle({ runDir: join(root, '.local', 'run'), maxCpuPercent: options.settleCpuPercent, timeoutSeconds: options.settleTimeoutSeconds, log });
-}
-
-// 4. The bare route in its own process.
-const hello = spawn(process.execPath, [join(here, 'hello-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
-const [line] = await once(hello.stdout, 'data');
-const helloUrl = `http://127.0.0.1:${String(line).match(/listening (\d+)/)[1]}`;
-
-const load = { connections: options.connections, duration: options.duration, warmup: options.warmup };
-// CPU per answer: of the bare server's process, and of each service of the stack (lib/processes.mjs).
-const bareCpu = { sample: () => cpuTicksOfPid(hello.pid), ticksSince: (before) => ({ bare: cpuTicksOfPid(hello.pid) - before }) };
 const runDir = join(root, '.local', 'run');
-const stackCpu = { sample: () => cpuTicksByService(runDir), ticksSince: (before) => cpuTicksBetween(before, cpuTicksByService(runDir)) };
-const bareRun = async () => drive(helloUrl, () => ({ method: 'GET', path: '/hello', headers: {} }), 200, load, bareCpu);
-const selected = endpoints({ users, noteReaders, noteWriters, shelf }).filter(
-  (endpoint) => !options.only || options.only.some((word) => endpoint.name.includes(word)),
-);
+// With --uncached the measurement runs against a gateway restarted with its response cache off
+// (lib/gateway-cache.mjs), and the gateway gets its cache back afterwards, also on an error or Ctrl-C.
+const result = options.uncached ? await withCacheOff(root, log, () => measure()) : await measure();
 
-let result;
-try {
-  // Rounds, each over every endpoint in turn, so that the shared machine's
-  // drift touches all rows alike; a row is the median of its rounds.
-  const bareRuns = [];
-  const runs = selected.map(() => []);
-  for (let round = 1; round <= options.rounds; round++) {
-    const of = options.rounds > 1 ? `round ${round}/${options.rounds}: ` : '';
-    log(`${of}bare express 5 GET /hello, ${options.duration} s …`);
-    bareRuns.push(await bareRun());
-    for (const [i, endpoint] of selected.entries()) {
-      log(`${of}${endpoint.name}, ${options.duration} s …`);
-      runs[i].push(await drive(options.gateway, endpoint.build, endpoint.expected, load, stackCpu));
+async function measure() {
+  const cacheAtStart = gatewayCache(runDir);
+  // 3. A quiet stack: nothing left over from ./dev up, a data load or the preparation above (lib/settle.mjs).
+  let settled = null;
+  if (options.settleCpuPercent > 0) {
+    log(`waiting until the stack uses less than ${options.settleCpuPercent} % of a CPU …`);
+    settled = await settle({ runDir, maxCpuPercent: options.settleCpuPercent, timeoutSeconds: options.settleTimeoutSeconds, log });
+  }
+
+  // 4. The bare route in its own process.
+  const hello = spawn(process.execPath, [join(here, 'hello-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = await once(hello.stdout, 'data');
+  const helloUrl = `http://127.0.0.1:${String(line).match(/listening (\d+)/)[1]}`;
+
+  const load = { connections: options.connections, duration: options.duration, warmup: options.warmup };
+  // CPU per answer: of the bare server's process, and of each service of the stack (lib/processes.mjs).
+  const bareCpu = { sample: () => cpuTicksOfPid(hello.pid), ticksSince: (before) => ({ bare: cpuTicksOfPid(hello.pid) - before }) };
+  const stackCpu = { sample: () => cpuTicksByService(runDir), ticksSince: (before) => cpuTicksBetween(before, cpuTicksByService(runDir)) };
+  const bareRun = async () => drive(helloUrl, () => ({ method: 'GET', path: '/hello', headers: {} }), 200, load, bareCpu);
+  const selected = endpoints({ users, noteReaders, noteWriters, shelf }).filter(
+    (endpoint) => !options.only || options.only.some((word) => endpoint.name.includes(word)),
+  );
+
+  let result;
+  // A gateway restarted with the cache off by hand is measured, and reported, as uncached.
+  const uncached = cacheAtStart?.ttlMs === 0;
+  if (uncached && !options.uncached) log('the gateway runs with RESPONSE_CACHE_TTL_MS=0: this run is reported as uncached');
+  try {
+    // Rounds, each over every endpoint in turn, so that the shared machine's
+    // drift touches all rows alike; a row is the median of its rounds.
+    const bareRuns = [];
+    const runs = selected.map(() => []);
+    for (let round = 1; round <= options.rounds; round++) {
+      const of = options.rounds > 1 ? `round ${round}/${options.rounds}: ` : '';
+      log(`${of}bare express 5 GET /hello, ${options.duration} s …`);
+      bareRuns.push(await bareRun());
+      for (const [i, endpoint] of selected.entries()) {
+        log(`${of}${endpoint.name}, ${options.duration} s …`);
+        runs[i].push(await drive(options.gateway, endpoint.build, endpoint.expected, load, stackCpu));
+      }
     }
+    log(`bare express 5 GET /hello again, ${options.duration} s …`);
+    bareRuns.push(await bareRun());
+    const rows = selected.map((endpoint, i) => ({ name: endpoint.name, kind: endpoint.kind, ...medianOf(runs[i]) }));
+    const bare = medianOf(bareRuns).reqPerSec;
+    result = {
+      dataset: options.dataset,
+      uncached,
+      responseCacheTtlMs: cacheAtStart?.ttlMs,
+      machine: atStart,
+      settled,
+      connections: options.connections,
+      duration: options.duration,
+      warmup: options.warmup,
+      rounds: options.rounds,
+      users: users.length,
+      bare,
+      bareRuns,
+      rows: judge(rows, bare, uncached ? UNCACHED_TARGETS : TARGETS),
+      rss: rssByService(join(root, '.local', 'run')),
+    };
+    // What a pod holds once the burst is over: V8 collects the load's garbage
+    // and shrinks its heap after some seconds without allocation.
+    if (options.restSeconds > 0) {
+      log(`resting ${options.restSeconds} s for the RSS at rest …`);
+      await new Promise((resolve) => setTimeout(resolve, options.restSeconds * 1000));
+      result.restSeconds = options.restSeconds;
+      result.rssAtRest = rssByService(join(root, '.local', 'run'));
+    }
+  } finally {
+    hello.kill('SIGTERM');
   }
-  log(`bare express 5 GET /hello again, ${options.duration} s …`);
-  bareRuns.push(await bareRun());
-  const rows = selected.map((endpoint, i) => ({ name: endpoint.name, kind: endpoint.kind, ...medianOf(runs[i]) }));
-  const bare = medianOf(bareRuns).reqPerSec;
-  result = {
-    dataset: options.dataset,
-    machine: atStart,
-    settled,
-    connections: options.connections,
-    duration: options.duration,
-    warmup: options.warmup,
-    rounds: options.rounds,
-    users: users.length,
-    bare,
-    bareRuns,
-    rows: judge(rows, bare),
-    rss: rssByService(join(root, '.local', 'run')),
-  };
-  // What a pod holds once the burst is over: V8 collects the load's garbage
-  // and shrinks its heap after some seconds without allocation.
-  if (options.restSeconds > 0) {
-    log(`resting ${options.restSeconds} s for the RSS at rest …`);
-    await new Promise((resolve) => setTimeout(resolve, options.restSeconds * 1000));
-    result.restSeconds = options.restSeconds;
-    result.rssAtRest = rssByService(join(root, '.local', 'run'));
+  // Other people's `./dev restart gateway` on a shared machine would change what was measured.
+  const cacheAtEnd = gatewayCache(runDir);
+  if (cacheAtEnd?.pid !== cacheAtStart?.pid) {
+    result.gatewayRestarted = true;
+    log(
+      `the gateway was restarted during the run (pid ${cacheAtStart?.pid} -> ${cacheAtEnd?.pid}, cache TTL now ${cacheAtEnd?.ttlMs} ms): its rows are not one gateway's`,
+    );
   }
-} finally {
-  hello.kill('SIGTERM');
+  return result;
 }
 
 // 5. Report.
@@ -129,7 +164,7 @@ const throttled = result.rows.filter((row) => row.statuses['429']);
 if (throttled.length) {
   console.log(
     `429 answers in ${throttled.map((row) => row.name).join(', ')}: a limit bit despite the spread of client addresses. ` +
-      'If it is the gateway\'s global per-IP limit, raise it for the benchmark: GLOBAL_RATE_LIMIT_PER_MINUTE=1000000 ./dev restart gateway',
+      "If it is the gateway's global per-IP limit, raise it for the benchmark: GLOBAL_RATE_LIMIT_PER_MINUTE=1000000 ./dev restart gateway",
   );
 }
 // Where each answer's CPU went, service by service (the table shows the gateway and the sum).
@@ -144,10 +179,19 @@ for (const row of result.rows) {
 const failed = result.rows.filter((row) => !row.pass).length;
 console.log(`${result.rows.length - failed} of ${result.rows.length} endpoints meet their target.`);
 
-if (options.writeReadme && !options.only) {
+if (result.gatewayRestarted) console.log('The gateway was restarted during the run: its rows mix two gateways.');
+
+// The gateway's CPU per read with and without its cache: this run beside the last full run of the other kind.
+const counterpart = await loadResult(join(here, 'results', `${resultKey(options.dataset, !result.uncached)}.json`));
+const cacheCpu = counterpart && (result.uncached ? cacheCpuTable(counterpart, result) : cacheCpuTable(result, counterpart));
+if (cacheCpu) console.log(`\nThe gateway's CPU per read, cached and uncached:\n\n${cacheCpu}\n`);
+
+if (options.writeReadme && !options.only && !result.gatewayRestarted) {
   const readme = join(here, 'README.md');
-  await saveResult(join(here, 'results', `${options.dataset}.json`), result);
-  await writeBlock(readme, options.dataset, text);
+  const key = resultKey(options.dataset, result.uncached);
+  await saveResult(join(here, 'results', `${key}.json`), result);
+  await writeBlock(readme, key, text);
+  if (cacheCpu) await writeBlock(readme, `cache-cpu-${options.dataset}`, cacheCpu);
   const demo = await loadResult(join(here, 'results', 'demo.json'));
   const scale = await loadResult(join(here, 'results', 'scale.json'));
   if (demo && scale) await writeBlock(readme, 'ratio', scaleRatioTable(demo, scale));

@@ -10,6 +10,9 @@ export const USAGE = `pnpm bench:api [-- options]
   --settle=15            before the load, wait until the stack uses less than this % of one CPU (0: do not wait)
   --settle-timeout=300   seconds to wait for that at most
   --only=a,b             run only the endpoints whose name contains one of these words
+  --uncached             the gateway's response cache off for the run (RESPONSE_CACHE_TTL_MS=0 ./dev restart gateway,
+                         and ./dev restart gateway after): issue 37's targets, its own table, and the gateway's CPU
+                         per answer beside that of the last cached run of the dataset
   --no-readme            print the table without writing bench/api/README.md
   --gateway=http://127.0.0.1:8080   --maildev=http://127.0.0.1:1080`;
 
@@ -44,6 +47,7 @@ export function parseOptions(argv) {
     settleCpuPercent: args.has('settle') ? Number(args.get('settle')) || 0 : 15,
     settleTimeoutSeconds: number('settle-timeout', 300),
     only: args.get('only')?.split(',').filter(Boolean) ?? null,
+    uncached: args.has('uncached') && args.get('uncached') !== 'false',
     writeReadme: !args.has('no-readme'),
     gateway: args.get('gateway') ?? process.env.BENCH_GATEWAY_URL ?? 'http://127.0.0.1:8080',
     maildev: args.get('maildev') ?? process.env.BENCH_MAILDEV_URL ?? 'http://127.0.0.1:1080',

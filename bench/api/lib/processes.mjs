@@ -57,24 +57,34 @@ function treesByService(runDir) {
   const table = processTable();
   const trees = {};
   for (const name of SERVICES) {
-    let pid;
-    try {
-      pid = Number(readFileSync(join(runDir, `${name}.pid`), 'utf8').split('\n')[0]);
-    } catch {
-      continue;
-    }
-    if (!table.has(pid)) continue;
-    const tree = [];
-    const pending = [pid];
-    while (pending.length) {
-      const current = pending.pop();
-      const entry = table.get(current);
-      if (!entry.cmdline.includes('__supervise')) tree.push(entry);
-      for (const [child, info] of table) if (info.ppid === current) pending.push(child);
-    }
-    trees[name] = tree;
+    const tree = treeOf(runDir, name, table);
+    if (tree) trees[name] = tree;
   }
   return trees;
+}
+
+/** One service's processes ({ pid, ppid, rssKb, cmdline, cpuTicks }), without ./dev's supervisor; [] when it does not run. */
+export function processTreeOf(runDir, name) {
+  return treeOf(runDir, name, processTable()) ?? [];
+}
+
+function treeOf(runDir, name, table) {
+  let pid;
+  try {
+    pid = Number(readFileSync(join(runDir, `${name}.pid`), 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
+  if (!table.has(pid)) return undefined;
+  const tree = [];
+  const pending = [pid];
+  while (pending.length) {
+    const current = pending.pop();
+    const entry = table.get(current);
+    if (!entry.cmdline.includes('__supervise')) tree.push(entry);
+    for (const [child, info] of table) if (info.ppid === current) pending.push(child);
+  }
+  return tree;
 }
 
 /** Proportional set size: each shared page divided among the processes that map it. */

@@ -14,6 +14,21 @@ export const TARGETS = {
   rssMb: 150,
 };
 
+/** Issue 37's targets for a run with the gateway's response cache off. */
+export const UNCACHED_TARGETS = {
+  ...TARGETS,
+  read: { ratio: 0.3, p99: 50 },
+  write: { ratio: 0.25, p99: 80 },
+  /** The gateway's CPU per uncached read over its CPU per cached read of the same endpoint. */
+  gatewayCpuOverCached: 1.5,
+};
+
+/** The targets a run is judged on: issue 8's, or issue 37's when the gateway's cache was off. */
+export const targetsOf = (result) => (result.uncached ? UNCACHED_TARGETS : TARGETS);
+
+/** Where a run's raw figures and README table go: `demo`, `scale`, `demo-uncached`, `scale-uncached`. */
+export const resultKey = (dataset, uncached) => (uncached ? `${dataset}-uncached` : dataset);
+
 export function machine() {
   let nproc = cpus().length;
   try {
@@ -22,7 +37,13 @@ export function machine() {
     // cpus() it is
   }
   // The load average says how much else the (shared) machine was doing when the run started.
-  return { nproc, memoryGb: Math.round((totalmem() / 1024 ** 3) * 10) / 10, node: process.version, date: new Date().toISOString(), loadAverage: loadavg()[0].toFixed(1) };
+  return {
+    nproc,
+    memoryGb: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    date: new Date().toISOString(),
+    loadAverage: loadavg()[0].toFixed(1),
+  };
 }
 
 /**
@@ -55,7 +76,10 @@ function medianByKey(records) {
   const keys = new Set(records.flatMap((record) => Object.keys(record)));
   return Object.fromEntries(
     [...keys].map((key) => {
-      const values = records.map((record) => record[key]).filter((value) => value !== undefined).sort((a, b) => a - b);
+      const values = records
+        .map((record) => record[key])
+        .filter((value) => value !== undefined)
+        .sort((a, b) => a - b);
       return [key, values[Math.floor((values.length - 1) / 2)]];
     }),
   );
@@ -67,9 +91,9 @@ export function stackCpuUs(row) {
 }
 
 /** Adds ratio and verdict to each endpoint row. */
-export function judge(rows, bare) {
+export function judge(rows, bare, targets = TARGETS) {
   return rows.map((row) => {
-    const target = TARGETS[row.kind];
+    const target = targets[row.kind];
     const ratio = row.reqPerSec / bare;
     const clean = row.unexpected === 0 && row.errors === 0;
     return { ...row, ratio, pass: clean && ratio >= target.ratio && row.p99 <= target.p99 };
@@ -93,14 +117,23 @@ function settledText(settled) {
     : `**the stack still at ${share} after ${settled.waitedSeconds} s of waiting**; `;
 }
 
+/** What the table's first line says of the gateway's response cache (runs before 2026-12-03 do not record it). */
+function cacheText(result) {
+  if (result.responseCacheTtlMs === undefined) return '';
+  return result.responseCacheTtlMs === 0
+    ? "**the gateway's response cache off** (`RESPONSE_CACHE_TTL_MS=0`: every read goes to the services; issue 37's targets); "
+    : `the gateway's response cache on (TTL ${fmt.int(result.responseCacheTtlMs)} ms); `;
+}
+
 export function table(result) {
+  const targets = targetsOf(result);
   const rounds = result.rounds ?? 1;
   const spread = (values) => (values && values.length > 1 ? values.map(fmt.int).join(' / ') : '');
   const bareMedian = medianOf(result.bareRuns);
   // Runs before 2026-12-01 have no CPU figures.
   const bareCpu = bareMedian.cpuUsPerRequest.bare;
   const lines = [
-    `Dataset \`${result.dataset}\`; ${result.machine.nproc} CPUs, ${result.machine.memoryGb} GB, node ${result.machine.node}; ${result.machine.date}; load average ${result.machine.loadAverage} at the start; ${settledText(result.settled)}` +
+    `Dataset \`${result.dataset}\`; ${result.machine.nproc} CPUs, ${result.machine.memoryGb} GB, node ${result.machine.node}; ${result.machine.date}; load average ${result.machine.loadAverage} at the start; ${settledText(result.settled)}${cacheText(result)}` +
       `${result.connections} connections, ${rounds > 1 ? `${rounds} rounds of ` : ''}${result.duration} s per endpoint${result.warmup ? ` (each after ${result.warmup} s of the same load, not measured)` : ''}, ${result.users} users.` +
       (rounds > 1 ? ' Each row is the median of its rounds (the runs with the median req/s give p50 and p99); "rounds" shows every run.' : ''),
     '',
@@ -108,9 +141,13 @@ export function table(result) {
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |',
     `| bare express 5 \`GET /hello\` | ref | ${fmt.int(result.bare)} | ${spread(result.bareRuns.map((run) => run.reqPerSec))} | ${fmt.ms(bareMedian.p50)} | ${fmt.ms(bareMedian.p99)} | ${bareMedian.unexpected + bareMedian.errors} | 1 | | | ${cpuText(bareCpu)} | ${bareCpu ? 1 : ''} |`,
     ...result.rows.map((row) => {
-      const target = TARGETS[row.kind];
+      const target = targets[row.kind];
       const bad = row.unexpected + row.errors;
-      const statuses = bad ? ` (${Object.entries(row.statuses).map(([code, count]) => `${code}: ${count}`).join(', ')}${row.errors ? `, errors: ${row.errors}` : ''})` : '';
+      const statuses = bad
+        ? ` (${Object.entries(row.statuses)
+            .map(([code, count]) => `${code}: ${count}`)
+            .join(', ')}${row.errors ? `, errors: ${row.errors}` : ''})`
+        : '';
       return (
         `| \`${row.name}\` | ${row.kind} | ${fmt.int(row.reqPerSec)} | ${spread(row.rounds)} | ${fmt.ms(row.p50)} | ${fmt.ms(row.p99)} | ${bad}${statuses} | ${fmt.ratio(row.ratio)} | ` +
         `>= ${target.ratio}, p99 <= ${target.p99} ms | ${row.pass ? 'pass' : 'FAIL'} | ` +
@@ -154,6 +191,38 @@ export function scaleRatioTable(demo, scale) {
     const relative = row.reqPerSec / scale.bare / (before.reqPerSec / demo.bare);
     lines.push(
       `| \`${row.name}\` | ${fmt.int(before.reqPerSec)} | ${fmt.int(row.reqPerSec)} | ${raw.toFixed(2)} | ${relative.toFixed(2)} | >= ${TARGETS.scaleOverDemo} | ${relative >= TARGETS.scaleOverDemo ? 'pass' : 'FAIL'} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The gateway's CPU per answer for each read, with its response cache on and
+ * off (issue 37: uncached at most 1.5 x cached), and what the services behind
+ * it spent per uncached answer. The two runs are separate, so the table names
+ * both; CPU per answer moves far less than req/s between runs of one session,
+ * but still by up to 40 % between runs of one evening (README).
+ */
+export function cacheCpuTable(cached, uncached) {
+  const cachedByName = new Map(cached.rows.map((row) => [row.name, row]));
+  const limit = UNCACHED_TARGETS.gatewayCpuOverCached;
+  const lines = [
+    `Dataset \`${uncached.dataset}\`: uncached run of ${uncached.machine.date} (bare route ${fmt.int(uncached.bare)} req/s) beside the cached run of ${cached.machine.date} (bare route ${fmt.int(cached.bare)} req/s).`,
+    '',
+    '| Endpoint | gateway µs/answer cached | uncached | uncached/cached | target | pass | uncached: µs/answer of the services behind it |',
+    '| --- | ---: | ---: | ---: | --- | --- | --- |',
+  ];
+  for (const row of uncached.rows) {
+    const before = cachedByName.get(row.name);
+    if (row.kind !== 'read' || !before?.cpuUsPerRequest?.gateway || !row.cpuUsPerRequest?.gateway) continue;
+    const ratio = row.cpuUsPerRequest.gateway / before.cpuUsPerRequest.gateway;
+    const behind = Object.entries(row.cpuUsPerRequest)
+      .filter(([name, us]) => name !== 'gateway' && us >= 20)
+      .sort(([, a], [, b]) => b - a)
+      .map(([name, us]) => `${name} ${cpuText(us)}`)
+      .join(', ');
+    lines.push(
+      `| \`${row.name}\` | ${cpuText(before.cpuUsPerRequest.gateway)} | ${cpuText(row.cpuUsPerRequest.gateway)} | ${ratio.toFixed(2)} | <= ${limit} | ${ratio <= limit ? 'pass' : 'FAIL'} | ${behind} |`,
     );
   }
   return lines.join('\n');
