@@ -1,6 +1,6 @@
 // What reader's ingest read from an issue's new file (content.ingested),
-// recorded on the issue: the file decides its number of pages and its
-// accessibility metadata; the metadata the publisher left empty (authors,
+// recorded on the issue: the file decides its accessibility metadata and,
+// when it has pages (a PDF), its number of pages; the metadata the publisher left empty (authors,
 // publisher, language, description, ISBN) is filled from the file, and what
 // the publisher set is never overwritten. Idempotent by the file's hash: the
 // same event twice (a redelivery, a re-run ingest) changes nothing more.
@@ -54,7 +54,8 @@ export class IngestedContent {
         const isbn = issue.isbn ?? isbnAmong(metadata.identifiers);
         return {
           ...inputOf(issue),
-          number_of_pages: file.numberOfPages,
+          // A reflowable or audio file has no page count: the one the publisher or the dataset gave stays.
+          number_of_pages: file.numberOfPages ?? issue.number_of_pages,
           accessibility: file.metadata.accessibility,
           authors,
           author: issue.author || (authors[0] ?? ''),
