@@ -201,7 +201,18 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
   // Browser pages on other origins (http/cors.ts): ahead of every routed answer, the docs and 404s.
   app.use(new Cors(routes, { tenants: services.tenants, production: config.NODE_ENV === 'production', logger }).middleware);
   // Routed requests: each route's admission counts the global limit in its one Redis round trip.
-  app.use(routedRequests(routes, { services, verifier, limits, sessionKeyPrefix: config.SESSION_LIVENESS_PREFIX, responses, readerTokens, bodyParsers }));
+  app.use(
+    routedRequests(routes, {
+      services,
+      verifier,
+      limits,
+      sessionKeyPrefix: config.SESSION_LIVENESS_PREFIX,
+      responses,
+      readerTokens,
+      bodyParsers,
+      uploadMaxBytes: config.PUBLISHER_UPLOAD_MAX_MB * 1024 * 1024,
+    }),
+  );
   // Everything else (the docs, 404s) counts here, then parses as before.
   app.use(limits.globalLimit());
   app.use(...bodyParsers);

@@ -73,6 +73,13 @@ export const configSchema = z
     BREAKER_ERROR_PERCENTAGE: env.int(50).pipe(z.number().min(1).max(100)),
 
     BODY_LIMIT: byteSize('64kb'),
+    /**
+     * The largest file PUT /api/v2/publisher/issues/{id}/content takes (413 before reading a larger
+     * Content-Length, and while streaming one without it); reader's UPLOAD_MAX_MB: keep the two equal.
+     */
+    PUBLISHER_UPLOAD_MAX_MB: env.int(500).pipe(z.number().min(1).max(16_000)),
+    /** Deadline of one content upload to reader (the whole file streamed through). */
+    UPLOAD_DEADLINE_MS: env.int(600_000).pipe(z.number().min(1_000)),
     RATE_LIMIT_PREFIX: env.string('gateway:rl'),
     GLOBAL_RATE_LIMIT_PER_MINUTE: env.int(600).pipe(z.number().min(1)),
     /** Prefix of the session liveness keys identity writes (`<prefix>:<jti>`); set it on both sides or neither. */

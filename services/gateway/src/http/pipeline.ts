@@ -5,7 +5,8 @@
 //   reader session keys, response version; token verification alongside) →
 //   body parsing → store Host → route limit → access token and session →
 //   tenant mode → reader-token presence → headers/params/query/body
-//   validation → reader-token verified (its scope) → the user's cached answer (http/response-cache.ts), else the handler.
+//   validation → a raw body's type and length (http/raw-body.ts) → reader-token verified (its scope) →
+//   the user's cached answer (http/response-cache.ts), else the handler.
 // A successful write of a known user gives that user a new response version.
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
@@ -24,6 +25,7 @@ import {
   requiresJwt,
   requiresReaderToken,
   type AuthUser,
+  type RawUpload,
   type ReaderScope,
   type Reply,
   type Route,
@@ -35,11 +37,14 @@ import {
 import { isDomainError } from '../upstreams/breaker.js';
 import { checkTenantMode, resolveStoreTenant } from './tenant.js';
 import { parsePart, rejectNulCharacters, type FieldErrors } from './validation.js';
+import { rawUploadOf } from './raw-body.js';
 
 export interface PipelineDeps extends GateDeps {
   services: Services;
   /** JSON and form body parsers: they run after the admission, so a request over the limit is not parsed. */
   bodyParsers: RequestHandler[];
+  /** The largest raw body (a publisher's file) a `rawBody` route takes; PUBLISHER_UPLOAD_MAX_MB's default (500 MB) when unset. */
+  uploadMaxBytes?: number;
 }
 
 const EMPTY = z.object({});
@@ -104,6 +109,9 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
     throw httpError(status, status === 400 ? 'Bad request.' : VALIDATION_MESSAGE, errors);
   }
 
+  // Before anything of the body is read: a type the route does not take (415), a length over the limit (413).
+  const upload: RawUpload | undefined = route.rawBody ? rawUploadOf(req, route.rawBody, deps.uploadMaxBytes ?? 500 * 1024 * 1024) : undefined;
+
   // Verified once here, after the cheap checks, like the JWT: handlers get the scope, never the raw token to check.
   let readerScope: ReaderScope | undefined;
   if (requiresReaderToken(route.auth)) {
@@ -136,6 +144,10 @@ async function runRoute(route: Route, deps: PipelineDeps, req: Request, res: Res
     get staff(): StaffPrincipal {
       if (!staff) throw new Error(`${route.path}: handler asked for staff on a route that is not a publisher route`);
       return staff;
+    },
+    get upload(): RawUpload {
+      if (!upload) throw new Error(`${route.path}: handler asked for a raw body on a route without one`);
+      return upload;
     },
     get readerScope(): ReaderScope {
       if (!readerScope) throw new Error(`${route.path}: handler asked for a reader scope on a route without a reader-token`);
@@ -217,7 +229,8 @@ export function routedRequests(routes: readonly Route[], deps: PipelineDeps): Re
   return routeDispatcher(
     routes.map((route) => {
       // A GET takes no body: its requests skip the parsers' content-type checks.
-      const parsers = route.method === 'get' && !route.body ? [] : deps.bodyParsers;
+      // A raw body (a file) is the handler's to stream: never parsed.
+      const parsers = (route.method === 'get' && !route.body) || route.rawBody ? [] : deps.bodyParsers;
       const handle: RequestHandler = async (req: Request, res: Response) => {
         // Body parsing ran in the socket's async context: re-enter the request's.
         const state = stateOf(res);

@@ -52,6 +52,25 @@ export interface ResponseDoc {
 
 export type AnyObject = z.ZodObject<z.ZodRawShape>;
 
+/** A request body that is a file: streamed to the handler unparsed (http/raw-body.ts). */
+export interface RawBodySpec {
+  /** The Content-Types it takes (any other: 415), each documented as a binary request body. */
+  mediaTypes: readonly string[];
+  /** What the body is, for the OpenAPI document (say the size limit). */
+  description: string;
+}
+
+/** The raw body of a `rawBody` route, checked against its declared type and length. */
+export interface RawUpload {
+  /** Content-Type without parameters, lower case: one of the route's media types. */
+  mediaType: string;
+  /** Content-Length as sent; 0 when the body came without one (chunked). */
+  declaredBytes: number;
+  maxBytes: number;
+  /** The body in chunks of at most 1 MiB, read as they are taken; past `maxBytes` it fails with 413. Once only. */
+  chunks(): AsyncIterable<Buffer>;
+}
+
 export interface AuthUser {
   id: number;
   email: string;
@@ -122,6 +141,8 @@ export interface RouteContext<P, Q, B> {
   readonly readerScope: ReaderScope;
   /** Who acts; only on `publisher` routes. */
   readonly staff: StaffPrincipal;
+  /** The streamed file; only on `rawBody` routes. */
+  readonly upload: RawUpload;
   clientIp: string;
   requestId: string;
   services: Services;
@@ -176,6 +197,8 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   params?: P;
   query?: Q;
   body?: B;
+  /** The body is a file, streamed to the handler as `upload` instead of parsed (no `body` then). */
+  rawBody?: RawBodySpec;
   /** Status of a request that fails validation: 422, or 400 where the spec says "bad request". */
   invalidStatus?: 400 | 422;
   /** Success responses (errors are documented from the other fields). */

@@ -126,6 +126,11 @@ function responsesOf(route: Route) {
   if (route.invalidStatus === 400) error(400, 'Bad request: unknown value or malformed body', ValidationErrorBody);
   if (route.body) error(400, 'Malformed JSON body');
   if (route.body) error(413, 'Body over the size limit');
+  if (route.rawBody) {
+    error(400, 'Content-Length is not a number of bytes');
+    error(413, 'The file is over the size limit (refused before it is read when Content-Length says so)');
+    error(415, `Content-Type is not one of ${route.rawBody.mediaTypes.join(', ')}, or not the one the resource takes`);
+  }
   if (route.tenant === 'store') error(404, 'No store has this Host');
   if (requiresJwt(route.auth)) error(401, 'Missing, invalid or expired access token, or the session ended: {"message": "The given data was invalid."}');
   if (requiresReaderToken(route.auth)) error(403, 'Missing, invalid or expired reader-token');
@@ -204,6 +209,14 @@ export function buildOpenApiDocument(routes: readonly Route[], options: { server
         ...(route.params && { params: route.params }),
         ...(route.query && { query: route.query }),
         ...(route.body && { body: { required: true, content: json(route.body) } }),
+        // A file as the body: its bytes, in one of the media types the route takes.
+        ...(route.rawBody && {
+          body: {
+            required: true,
+            description: route.rawBody.description,
+            content: Object.fromEntries(route.rawBody.mediaTypes.map((type) => [type, { schema: { type: 'string' as const, format: 'binary' } }])),
+          },
+        }),
       },
       responses: responsesOf(route) as never,
     });

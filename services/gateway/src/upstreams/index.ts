@@ -3,8 +3,11 @@
 // (breaker.ts): the service's, which opens when the process cannot be
 // reached, and the method's, which opens when that method keeps running out
 // of time, so one slow listing does not take the service's other routes down.
+// A client-streaming method (reader's content upload) takes as long as its
+// file takes to arrive: its own deadline, and no backstop timeout on its
+// method breaker.
 import { connectivityState, type Client } from '@grpc/grpc-js';
-import { checkHealth, createPromiseClient, type CallSettings, type PromiseClient } from '@folio/grpc';
+import { checkHealth, createPromiseClient, isClientStreaming, type CallSettings, type PromiseClient } from '@folio/grpc';
 import type { Logger } from '@folio/logger';
 import { catalog, commerce, identity, integrations, notes, reader, readerSync } from '@folio/proto';
 import type { GatewayConfig } from '../config.js';
@@ -32,7 +35,7 @@ export function createUpstream<C extends Client>(
   name: UpstreamName,
   Constructor: ClientConstructor<C>,
   address: string,
-  settings: { deadlineMs: number; breaker: BreakerSettings; sharedBreaker?: Breaker },
+  settings: { deadlineMs: number; breaker: BreakerSettings; sharedBreaker?: Breaker; streamingDeadlineMs?: number },
   logger?: Logger,
 ): Upstream<C> {
   const raw = createPromiseClient(Constructor as never, address, { defaultDeadlineMs: settings.deadlineMs }) as PromiseClient<C>;
@@ -45,7 +48,8 @@ export function createUpstream<C extends Client>(
   const methodBreaker = (method: string): Breaker => {
     let found = methodBreakers.get(method);
     if (!found) {
-      found = new Breaker(`${name}.${method}`, { ...settings.breaker, countsAsFailure: isTooSlow }, logger);
+      const streaming = isClientStreaming(Constructor, method);
+      found = new Breaker(`${name}.${method}`, { ...settings.breaker, ...(streaming && { timeoutMs: false }), countsAsFailure: isTooSlow }, logger);
       methodBreakers.set(method, found);
     }
     return found;
@@ -54,8 +58,10 @@ export function createUpstream<C extends Client>(
     get(_target, method) {
       const call = (raw as Record<string | symbol, unknown>)[method];
       if (typeof call !== 'function' || typeof method !== 'string' || method === 'close' || method === 'raw') return undefined;
-      return (request: unknown, callSettings?: CallSettings) =>
-        breaker.run((service) =>
+      const streamingDeadline = settings.streamingDeadlineMs !== undefined && isClientStreaming(Constructor, method) ? settings.streamingDeadlineMs : undefined;
+      return (request: unknown, given?: CallSettings) => {
+        const callSettings = streamingDeadline !== undefined ? { deadlineMs: streamingDeadline, ...given } : given;
+        return breaker.run((service) =>
           methodBreaker(method).run((own) =>
             (call as (r: unknown, s?: CallSettings) => Promise<unknown>)(
               request,
@@ -68,6 +74,7 @@ export function createUpstream<C extends Client>(
             }),
           ),
         );
+      };
     },
   });
   return {
@@ -109,7 +116,13 @@ export function createUpstreams(config: GatewayConfig, logger?: Logger): Upstrea
       errorThresholdPercentage: config.BREAKER_ERROR_PERCENTAGE,
     },
   };
-  const readerUpstream = createUpstream('reader', reader.ReaderServiceClient, config.READER_ADDR, settings, logger);
+  const readerUpstream = createUpstream(
+    'reader',
+    reader.ReaderServiceClient,
+    config.READER_ADDR,
+    { ...settings, streamingDeadlineMs: config.UPLOAD_DEADLINE_MS },
+    logger,
+  );
   return {
     identity: createUpstream('identity', identity.IdentityServiceClient, config.IDENTITY_ADDR, settings, logger),
     catalog: createUpstream('catalog', catalog.CatalogServiceClient, config.CATALOG_ADDR, settings, logger),
