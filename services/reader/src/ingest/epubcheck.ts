@@ -40,17 +40,20 @@ const SEVERITIES: Record<string, ValidationFinding['severity']> = {
 };
 
 /** The program and arguments that run EPUBCheck, or null when it is not installed. */
-function epubcheckCommand(command: string | undefined, maxHeapMb: number): { file: string; args: string[]; env?: NodeJS.ProcessEnv } | null {
+function epubcheckCommand(command: string | undefined, maxHeapMb: number): { file: string; args: string[]; env: NodeJS.ProcessEnv } | null {
   const candidates = command ? [command] : INSTALLED;
   const found = candidates.find((candidate) => candidate && existsSync(candidate));
   if (!found) return null;
   // The JVM's flags: a bounded heap, the serial collector (one GC thread), no JIT tiers past the first (a run is short).
   const jvm = [`-Xmx${maxHeapMb}m`, '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-Xss2m', '-Djava.awt.headless=true'];
   // A jar (Debian's link) is run with java, so that the flags apply without binfmt_misc.
-  if (realpathSync(found).endsWith('.jar')) return { file: 'java', args: [...jvm, '-jar', realpathSync(found)] };
+  if (realpathSync(found).endsWith('.jar')) return { file: 'java', args: [...jvm, '-jar', realpathSync(found)], env: CHILD_ENV };
   // A wrapper script starts the JVM itself: the heap bound goes through the JVM's own variable.
-  return { file: found, args: [], env: { ...process.env, JAVA_TOOL_OPTIONS: `-Xmx${maxHeapMb}m` } };
+  return { file: found, args: [], env: { ...CHILD_ENV, JAVA_TOOL_OPTIONS: `-Xmx${maxHeapMb}m` } };
 }
+
+/** The checker's whole environment: it needs none of the service's (its credentials least of all). */
+const CHILD_ENV: NodeJS.ProcessEnv = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8' };
 
 const info = (code: string, message: string): ValidationFinding => ({ severity: 'info', code, message });
 
@@ -72,7 +75,7 @@ export async function validateEpub(file: string, options: ValidateEpubOptions = 
           timeout: timeoutMs,
           killSignal: 'SIGKILL',
           maxBuffer: 4 * 1024 * 1024,
-          ...(command.env && { env: command.env }),
+          env: command.env,
           ...(options.signal && { signal: options.signal }),
         },
         (error, _stdout, stderr) => {
