@@ -47,6 +47,18 @@ function sampleView(): CatalogView {
   for (let id = 1; id <= 30; id++)
     view.upsertIssue(toIssueRecord(issueDoc(id, 1, { name: `Revised ${id} atlas`, updated_at: new Date(Date.UTC(2025, 1, 1)) })));
   for (let id = 100; id <= 110; id++) view.removeIssue(id);
+  // Withdrawn (held, listed nowhere, unsearchable) and with the accessibility a file declared.
+  const accessibility = {
+    conforms_to: ['https://www.w3.org/TR/epub-a11y-11#wcag-2.1-aa'],
+    access_modes: ['textual'],
+    access_modes_sufficient: ['textual'],
+    features: [],
+    hazards: ['none'],
+    summary: 'Text.',
+    certified_by: null,
+  };
+  for (let id = 40; id <= 44; id++)
+    view.upsertIssue(toIssueRecord(issueDoc(id, 1, { state: 'withdrawn', accessibility, updated_at: new Date(Date.UTC(2025, 2, 1)) })));
   view.upsertCollection({ tenantId: 1, slug: 'fiction', title: { en: 'Fiction', es: 'Ficción' }, position: 1 });
   view.upsertCollection({ tenantId: 2, slug: 'magazines', title: { en: 'Magazines' }, position: 2 });
   view.prepare();
@@ -80,9 +92,18 @@ describe('catalog snapshot codec', () => {
 
     expect(decoded.watermark).toEqual(watermark);
     expect(restored.issueCount).toBe(original.issueCount);
+    // The withdrawn ones are held with their accessibility, and listed nowhere.
+    expect(restored.issue(1, 41)).toMatchObject({ listed: false, accessibility: { access_modes: ['textual'], summary: 'Text.' } });
+    expect(
+      restored
+        .tenant(1)!
+        .latest()
+        .some((issue) => issue.id === 41),
+    ).toBe(false);
     for (const tenantId of [1, 2]) {
       for (const query of QUERIES) expect(search(restored, tenantId, query), `${tenantId} ${query}`).toEqual(search(original, tenantId, query));
       expect(restored.tenant(tenantId)!.latest().map(plainIssue)).toEqual(original.tenant(tenantId)!.latest().map(plainIssue));
+      expect(restored.tenant(tenantId)!.heldNewestFirst().map(plainIssue)).toEqual(original.tenant(tenantId)!.heldNewestFirst().map(plainIssue));
       expect(
         restored
           .tenant(tenantId)!
