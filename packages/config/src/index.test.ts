@@ -29,14 +29,16 @@ describe('loadConfig', () => {
     expect(loadConfig(schema, { PORT: '8080', ON: 'true', HOSTS: 'a, b' })).toEqual({ http: { port: 8080 }, on: true, hosts: ['a', 'b'] });
   });
 
-  it('when a gRPC address is host:port, [IPv6]:port or unix:/absolute/path, then it is taken; anything else is refused with its key', () => {
+  it('when a gRPC address is host:port, [IPv6]:port, unix:/absolute/path or a list of replicas, then it is taken; anything else is refused with its key', () => {
     const schema = z.object({ PEER_ADDR: env.grpcAddress('127.0.0.1:50051') });
-    for (const value of ['catalog:50052', '10.0.0.7:50052', '[::1]:50052', 'unix:/work/.local/run/catalog.grpc.sock']) {
+    const replicas = ['ipv4:127.0.0.1:50052', 'ipv4:127.0.0.1:50052,127.0.0.1:50152', 'dns:///catalog-headless:50052', 'dns:catalog:50052'];
+    for (const value of ['catalog:50052', '10.0.0.7:50052', '[::1]:50052', 'unix:/work/.local/run/catalog.grpc.sock', ...replicas]) {
       expect(loadConfig(schema, { PEER_ADDR: value }).PEER_ADDR).toBe(value);
     }
     expect(loadConfig(schema, {}).PEER_ADDR).toBe('127.0.0.1:50051');
-    for (const value of ['catalog', 'http://catalog:50052', 'unix:relative.sock', 'catalog:port']) {
-      expect(() => loadConfig(schema, { PEER_ADDR: value }), value).toThrow(/PEER_ADDR: must be host:port or unix:\/absolute\/path/);
+    const badLists = ['ipv4:', 'ipv4:127.0.0.1:50052,', 'ipv4:catalog:50052', '127.0.0.1:50052,127.0.0.1:50152', 'dns:///catalog'];
+    for (const value of ['catalog', 'http://catalog:50052', 'unix:relative.sock', 'catalog:port', ...badLists]) {
+      expect(() => loadConfig(schema, { PEER_ADDR: value }), value).toThrow(/PEER_ADDR: must be host:port, unix:\/absolute\/path, ipv4:/);
     }
   });
 
@@ -45,7 +47,7 @@ describe('loadConfig', () => {
     expect(loadConfig(schema, {}).PEER_ADDR).toBe('127.0.0.1:50054');
     expect(loadConfig(schema, { PEER_ADDR: ' ' }).PEER_ADDR).toBeUndefined();
     expect(loadConfig(schema, { PEER_ADDR: 'unix:/run/reader.grpc.sock' }).PEER_ADDR).toBe('unix:/run/reader.grpc.sock');
-    expect(() => loadConfig(schema, { PEER_ADDR: 'reader' })).toThrow(/PEER_ADDR: must be host:port or unix:\/absolute\/path/);
+    expect(() => loadConfig(schema, { PEER_ADDR: 'reader' })).toThrow(/PEER_ADDR: must be host:port, unix:\/absolute\/path/);
   });
 
   it('when REDIS_URL is a redis:// or rediss:// URL or an absolute socket path, then it is taken; anything else is refused', () => {

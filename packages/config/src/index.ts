@@ -32,9 +32,25 @@ export const SHARED_KEY_PREFIXES = {
 } as const;
 
 /** Reusable pieces of environment schemas. */
-/** `host:port`, `[IPv6]:port` or `unix:/absolute/path`. */
-const GRPC_ADDRESS = /^[^\s/:]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$|^unix:\/\S+$/;
-const GRPC_ADDRESS_MESSAGE = 'must be host:port or unix:/absolute/path';
+/**
+ * `host:port`, `[IPv6]:port`, `unix:/absolute/path`, or a target naming every
+ * replica of a peer, which the client balances over (round robin, see
+ * @folio/grpc): `ipv4:` with a comma-separated list of `address:port`
+ * (`./dev up --replicas=N`), or `dns:///name:port` (a headless Service in
+ * Kubernetes, whose name resolves to every ready pod).
+ */
+const HOST_PORT = String.raw`[^\s/:,]+:\d{1,5}`;
+const IPV4_PORT = String.raw`\d{1,3}(?:\.\d{1,3}){3}:\d{1,5}`;
+const GRPC_ADDRESS = new RegExp(
+  [
+    String.raw`^${HOST_PORT}$`,
+    String.raw`^\[[0-9A-Fa-f:.]+\]:\d{1,5}$`,
+    String.raw`^unix:\/\S+$`,
+    String.raw`^ipv4:${IPV4_PORT}(?:,${IPV4_PORT})*$`,
+    String.raw`^dns:(?:\/\/[^\s/]*\/)?${HOST_PORT}$`,
+  ].join('|'),
+);
+const GRPC_ADDRESS_MESSAGE = 'must be host:port, unix:/absolute/path, ipv4:address:port[,address:port...] or dns:///host:port';
 /** A Redis URL as ioredis takes it: `redis://` or `rediss://`, or the absolute path of a Unix socket. */
 const REDIS_URL = /^rediss?:\/\/\S*$|^\/\S+$/;
 
@@ -49,8 +65,9 @@ export const env = {
       .default(fallback ? 'true' : 'false')
       .transform((v) => v === 'true' || v === '1'),
   /**
-   * Where a gRPC peer listens: `host:port`, or `unix:/absolute/path` (a Unix
-   * socket on the same host, as `./dev` gives every service).
+   * Where a gRPC peer listens: `host:port`, `unix:/absolute/path` (a Unix
+   * socket on the same host, as `./dev` gives every service), or every
+   * replica of it (`ipv4:a:p,b:p`, `dns:///name:port`).
    */
   grpcAddress: (fallback: string) =>
     z
