@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openReaderStore } from '../src/data/repositories.js';
 import type { ManifestRepository } from '../src/domain/store.js';
 import { readEpub } from '../src/ingest/epub.js';
+import { coverImageOf } from '../src/ingest/cover.js';
 import { isbnDigits, normalizeIdentifier } from '../src/ingest/epub-metadata.js';
 import { validateEpub } from '../src/ingest/epubcheck.js';
 import { ingestIssue, type IngestDeps } from '../src/ingest/ingest.js';
@@ -179,6 +180,19 @@ describe('identifiers', () => {
   });
 });
 
+describe('cover images', () => {
+  it('when a cover image is JPEG, PNG or GIF of a sane size, then it is one; an image claiming 100,000 px square or another format is not', async () => {
+    await exec('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=red:s=64x96', '-frames:v', '1', file('cover.jpg')]);
+    expect(coverImageOf(await readFile(file('cover.jpg')))).toMatchObject({ mediaType: 'image/jpeg', width: 64, height: 96 });
+    expect(coverImageOf(await readFile(file('cover.png')))).toMatchObject({ mediaType: 'image/png', width: 60, height: 90 });
+    const huge = Buffer.from(await readFile(file('cover.png')));
+    huge.writeUInt32BE(100_000, 16);
+    huge.writeUInt32BE(100_000, 20);
+    expect(coverImageOf(huge)).toBeNull();
+    expect(coverImageOf(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"></svg>'))).toBeNull();
+  });
+});
+
 describe('EPUB metadata', () => {
   it('when pandoc writes an EPUB 3 with accessibility metadata added, then ingest reports every creator by role, the ISBN, cover, direction and accessibility, and stores them', async () => {
     const source = file('pandoc3.epub');
@@ -217,6 +231,12 @@ describe('EPUB metadata', () => {
     expect(Array.isArray(report.findings)).toBe(true);
     expect(report.findings.filter((finding) => finding.severity === 'fatal' || finding.code.startsWith('FOLIO-EPUBCHECK'))).toEqual([]);
     expect((await manifests.find(9, issueId))?.metadata).toEqual(report.metadata);
+    // The book's own cover is the issue's: the image inside the cover, a PNG rendered at 200 px inside the thumbnail.
+    const cover = (await deps.storage.get(report.manifest.cover_key))!.toString('utf8');
+    expect(cover).toContain(`data:image/png;base64,${(await readFile(file('cover.png'))).toString('base64')}`);
+    const thumbnail = (await deps.storage.get(report.manifest.thumbnail_key))!.toString('utf8');
+    const png = Buffer.from(/data:image\/png;base64,([^"]+)"/.exec(thumbnail)![1]!, 'base64');
+    expect(png.readUInt32BE(16)).toBe(200);
   });
 
   it('when pandoc writes an EPUB 2, then opf:role sorts the creators and the cover named by <meta name="cover"> counts', async () => {

@@ -24,8 +24,8 @@ export type OpfNode = {
 
 /** The package's metadata; `chapters`, `number_of_pages` and `duration_seconds` are the caller's. */
 export type PackageMetadata = Omit<ContentMetadata, 'chapters' | 'number_of_pages' | 'duration_seconds'> & {
-  /** The cover image's manifest href, when the book names one. */
-  cover_href: string | null;
+  /** The cover image's manifest item id, when the book names one. */
+  cover_item: string | null;
 };
 
 function elementsOf(node: OpfNode | undefined, name?: string): OpfNode[] {
@@ -187,7 +187,7 @@ export function readPackageMetadata(
     layout: fixed ? 'fixed' : 'reflowable',
     reading_progression: direction === 'rtl' || direction === 'ltr' ? direction : 'auto',
     has_cover: cover !== undefined,
-    cover_href: cover?.[1].href ?? null,
+    cover_item: cover?.[0] ?? null,
     accessibility: accessibilityOf((name) => properties.get(name) ?? [], linked),
   };
 }

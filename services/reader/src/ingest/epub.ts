@@ -18,6 +18,7 @@ import {
   resolveHref,
   type PackageLayout,
 } from './epub-package.js';
+import { coverImageOf, MAX_COVER_BYTES, type CoverImage } from './cover.js';
 import { readPackageMetadata, type PackageMetadata } from './epub-metadata.js';
 
 export interface EpubChapter {
@@ -46,6 +47,8 @@ export interface EpubExtract {
   metadata: PackageMetadata;
   /** Spine documents but the navigation document: the book's chapters. */
   chapters: number;
+  /** The book's own cover image (JPEG, PNG or GIF within the size a cover may have), null when it has none reader can show. */
+  cover: CoverImage | null;
 }
 
 export class InvalidContentError extends Error {
@@ -259,6 +262,10 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
   for (const chapter of spine) {
     if (!chapter.title) chapter.title = toc.find((entry) => entry.href.split('#')[0] === chapter.href)?.title ?? '';
   }
+  // The cover image, once every file proved to be what it declares; one reader cannot show is no cover.
+  const coverPath = metadata.cover_item ? manifest.get(metadata.cover_item)?.path : null;
+  const coverData = coverPath ? await zip.read(coverPath, MAX_COVER_BYTES).catch(() => null) : null;
+  const cover = coverData ? coverImageOf(coverData) : null;
   return {
     title,
     lang,
@@ -270,6 +277,7 @@ export async function readEpub(data: Buffer | Uint8Array, options: ReadEpubOptio
     segments,
     metadata,
     chapters,
+    cover,
   };
 }
 

@@ -9,7 +9,7 @@ import type { EpubExtract } from './epub.js';
 import type { PdfExtract } from './pdf.js';
 
 export function epubMetadata(epub: EpubExtract): ContentMetadata {
-  const { cover_href: _cover, ...metadata } = epub.metadata;
+  const { cover_item: _cover, ...metadata } = epub.metadata;
   return { ...metadata, number_of_pages: null, duration_seconds: null, chapters: epub.chapters };
 }
 

@@ -10,7 +10,7 @@ import type { TextIndexStore } from '../search/index-store.js';
 import { TextIndex } from '../search/text-index.js';
 import type { ContentStorage } from '../storage/storage.js';
 import { readAudioTrack } from './audio.js';
-import { coverSvg } from './cover.js';
+import { coverSvg, ownCoverSvgs, type CoverImage } from './cover.js';
 import { InvalidContentError, readEpub } from './epub.js';
 import { validateEpub } from './epubcheck.js';
 import { audioFindings, audioMetadata, epubMetadata, pdfFindings, pdfMetadata } from './file-report.js';
@@ -168,6 +168,8 @@ async function ingestWithin(
   let manifest: ContentManifest;
   let metadata: ContentMetadata;
   let findings: ValidationFinding[];
+  /** The book's own cover image, which its cover and thumbnail show instead of the generated ones. */
+  let ownCover: CoverImage | null = null;
   let index: TextIndex | null = null;
   let indexMs = 0;
   /** What is stored once everything is read: bytes, or a file on disk read when its turn comes. */
@@ -204,6 +206,7 @@ async function ingestWithin(
     };
     input.author ??= epub.author;
     metadata = epubMetadata(epub);
+    ownCover = epub.cover;
     // Only a file the bounded reader accepted reaches EPUBCheck (a bomb never does).
     findings =
       input.validate === false
@@ -285,7 +288,14 @@ async function ingestWithin(
     await deps.storage.put(key, Buffer.isBuffer(data) ? data : await readFile(data.file));
     if (writes.length > 1) input.onProgress?.(`storing ${i + 1}/${writes.length}`, 60 + Math.floor((25 * (i + 1)) / writes.length));
   }
-  await writeCovers(deps.storage, tenantId, issueId, { title: manifest.title, author: input.author ?? null, colors: input.coverColors ?? null }, version);
+  await writeCovers(
+    deps.storage,
+    tenantId,
+    issueId,
+    { title: manifest.title, author: input.author ?? null, colors: input.coverColors ?? null },
+    version,
+    ownCover,
+  );
   input.onProgress?.('indexing', 90);
   // A versioned ingest keeps the live version's index (its readers search it until the manifest switches).
   if (!version) await deps.storage.deletePrefix(indexFolder(tenantId, issueId));
@@ -338,7 +348,9 @@ async function writeCovers(
   issueId: number,
   cover: Parameters<typeof coverSvg>[0],
   version: string | null = null,
+  image: CoverImage | null = null,
 ): Promise<void> {
-  await storage.put(keys.cover(tenantId, issueId, version), coverSvg(cover));
-  await storage.put(keys.thumbnail(tenantId, issueId, version), coverSvg(cover, { width: 200, height: 300 }));
+  const own = image && (await ownCoverSvgs(image, cover.title));
+  await storage.put(keys.cover(tenantId, issueId, version), own ? own.cover : coverSvg(cover));
+  await storage.put(keys.thumbnail(tenantId, issueId, version), own ? own.thumbnail : coverSvg(cover, { width: 200, height: 300 }));
 }
