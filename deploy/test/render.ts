@@ -28,7 +28,7 @@ export interface Container {
   name: string;
   image: string;
   ports?: { name?: string; containerPort: number }[];
-  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { key: string } } }[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name?: string; key: string } } }[];
   envFrom?: unknown[];
   readinessProbe?: Record<string, any>;
   livenessProbe?: Record<string, any>;
