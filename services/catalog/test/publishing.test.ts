@@ -188,7 +188,12 @@ describe('publishing', () => {
   });
 
   it('when published, then it is in every listing at once; withdrawn, it leaves them while BatchGet and my-content keep it', async () => {
-    const issue = await create({ name: 'Quokka Harbour', type: 'epub', authors: { values: ['Lene Brandt', 'Ada Okonkwo'] }, collections: { values: ['novelas'] } });
+    const issue = await create({
+      name: 'Quokka Harbour',
+      type: 'epub',
+      authors: { values: ['Lene Brandt', 'Ada Okonkwo'] },
+      collections: { values: ['novelas'] },
+    });
     const published = await t.client.setIssueState({ tenantId: SUR, issueId: issue.id, state: PUBLISHED });
     expect(published).toMatchObject({ changed: true, issue: { state: PUBLISHED, firstPublishedAt: expect.any(String) } });
     expect(await latest()).toContain(issue.id);
