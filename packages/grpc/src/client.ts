@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import {
   credentials,
   makeGenericClientConstructor,
@@ -38,12 +37,81 @@ export interface CallSettings {
 }
 
 /**
+ * How a channel spreads its calls: round robin over every address its target
+ * resolves to, so a peer given as all its replicas (`ipv4:a:p,b:p` from
+ * `./dev up --replicas=N`, `dns:///name:port` of a headless Service in
+ * Kubernetes) gets an even share of calls on each, and a replica that is gone
+ * leaves the rotation as soon as its connection drops. With one address it
+ * changes nothing. grpc-js's default, pick_first, would send everything to the
+ * first replica.
+ */
+const ROUND_ROBIN = [{ round_robin: {} }];
+
+/**
+ * A method that only reads: its name starts with one of these verbs (the
+ * protos name their methods so: proto/svc/*). A read that failed with
+ * UNAVAILABLE (the replica died before it answered, the connection broke) is
+ * tried again on another replica. A write never is: one that reached a dying
+ * replica may have been applied, and must never be applied twice; its caller
+ * sees the failure instead.
+ */
+const READ_VERBS = ['Get', 'BatchGet', 'List', 'Search', 'Filter', 'Resolve', 'Check', 'Verify', 'Authorize', 'Pull'];
+const READ_METHOD = new RegExp(`^(?:${READ_VERBS.join('|')})[A-Z]`);
+
+export function isReadMethod(method: string): boolean {
+  return READ_METHOD.test(method);
+}
+
+/**
+ * Three attempts in all, the second after up to 50 ms, the third after up to
+ * 100 ms (grpc-js draws each backoff at random below its bound): a replica
+ * killed under load fails its calls at once, and the other answers the retry
+ * well within the caller's deadline. Only the status that says "never
+ * reached an answer" is retried; grpc-js retries only until the server's
+ * first response headers, so an answer already begun is never asked twice.
+ */
+const READ_RETRY = {
+  maxAttempts: 3,
+  initialBackoff: '0.05s',
+  maxBackoff: '0.1s',
+  backoffMultiplier: 2,
+  retryableStatusCodes: ['UNAVAILABLE'],
+};
+
+/** The read methods of a generated client (unary only: a stream cannot be replayed), as grpc.service_config names them. */
+function readMethodNames(Constructor: unknown): { service: string; method: string }[] {
+  const service = (Constructor as { service?: Record<string, { path?: string; requestStream?: boolean; responseStream?: boolean }> }).service ?? {};
+  const names: { service: string; method: string }[] = [];
+  for (const spec of Object.values(service)) {
+    const match = /^\/([^/]+)\/([^/]+)$/.exec(spec.path ?? '');
+    if (!match || spec.requestStream || spec.responseStream || !isReadMethod(match[2]!)) continue;
+    names.push({ service: match[1]!, method: match[2]! });
+  }
+  return names;
+}
+
+/**
+ * The service config of a client's channel (gRPC's JSON form): round robin,
+ * and the retry policy on the client's read methods, named one by one so
+ * that a method missing from the list is a write and is never retried.
+ */
+export function serviceConfigFor(Constructor: unknown): string {
+  const reads = readMethodNames(Constructor);
+  return JSON.stringify({
+    loadBalancingConfig: ROUND_ROBIN,
+    methodConfig: reads.length ? [{ name: reads, retryPolicy: READ_RETRY }] : [],
+  });
+}
+
+/**
  * Channel options for every client of a peer service. grpc-js grows the
  * reconnect backoff up to 120 s by default, so after a long outage a peer that
  * is back can stay unreached for minutes; bounded, the channel notices within
- * about two seconds (plus jitter).
+ * about two seconds (plus jitter). A client made by createPromiseClient adds
+ * its retry policy to the service config (serviceConfigFor).
  */
 export const CHANNEL_OPTIONS = {
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: ROUND_ROBIN }),
   'grpc.keepalive_time_ms': 30_000,
   // Fail fast while a peer is down instead of queueing calls until the deadline.
   'grpc.enable_retries': 1,
@@ -79,9 +147,12 @@ export function isClientStreaming(Constructor: unknown, method: string): boolean
   return spec?.requestStream === true && spec.responseStream !== true;
 }
 
+/** Messages of a client-streaming call in grpc-js's hands before the source is read further. */
+const STREAM_WINDOW = 4;
+
 /**
- * Writes every message of `requests` into a client-streaming call, waiting for
- * 'drain' whenever the stream is full, then ends it; resolves with the answer.
+ * Writes every message of `requests` into a client-streaming call, each once
+ * the ones before it are on the wire (STREAM_WINDOW), then ends it; resolves with the answer.
  * A source that fails cancels the call and rejects with the source's error.
  */
 function streamInto<Res>(
@@ -104,9 +175,13 @@ function streamInto<Res>(
     const call = start((error, response) => settle(error ? fromGrpcError(error, name) : null, response));
     void (async () => {
       try {
+        // At most STREAM_WINDOW messages handed to grpc-js and not yet written to the HTTP/2
+        // stream (which HTTP/2 flow control holds back): the source is read no further ahead.
+        const unwritten: Promise<void>[] = [];
         for await (const request of requests) {
           if (settled) return;
-          if (!call.write(request)) await Promise.race([once(call, 'drain'), answered]);
+          unwritten.push(new Promise<void>((written) => call.write(request, () => written())));
+          if (unwritten.length >= STREAM_WINDOW) await Promise.race([unwritten.shift()!, answered]);
         }
         call.end();
       } catch (error) {
@@ -124,7 +199,7 @@ export function createPromiseClient<C extends Client>(
   address: string,
   { defaultDeadlineMs = 2_000 }: { defaultDeadlineMs?: number } = {},
 ): PromiseClient<C> {
-  const raw = new Constructor(address, credentials.createInsecure(), { ...CHANNEL_OPTIONS });
+  const raw = new Constructor(address, credentials.createInsecure(), { ...CHANNEL_OPTIONS, 'grpc.service_config': serviceConfigFor(Constructor) });
   return new Proxy({} as PromiseClient<C>, {
     get(_target, property) {
       if (property === 'close') return () => raw.close();
