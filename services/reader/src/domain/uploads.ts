@@ -21,6 +21,8 @@ export const MEDIA_TYPES: Record<IssueType, readonly string[]> = {
   audio: ['audio/mpeg', 'audio/mp4', 'audio/ogg', 'application/zip'],
 };
 
+const ISSUE_KIND: Record<IssueType, string> = { epub: 'An EPUB issue', pdf: 'A PDF issue', audio: 'An audio issue' };
+
 /** What the file says of itself (ingest's report), in the proto's ContentMetadata terms. */
 export type ContentMetadataRecord = ContentMetadata;
 export type FindingRecord = ValidationFinding;
@@ -270,7 +272,7 @@ export class ContentUploads {
     if (!MEDIA_TYPES[issueType].includes(header.mediaType)) {
       throw new DomainError(
         'INVALID_ARGUMENT',
-        `A ${issueType} issue takes ${MEDIA_TYPES[issueType].join(', ')}, not ${header.mediaType || 'an unnamed type'}.`,
+        `${ISSUE_KIND[issueType]} takes ${MEDIA_TYPES[issueType].join(', ')}, not ${header.mediaType || 'an unnamed type'}.`,
         {
           httpStatus: 415,
           fieldErrors: { 'Content-Type': [`must be ${MEDIA_TYPES[issueType].join(' or ')}`] },

@@ -19,6 +19,7 @@ const MEDIA_TYPES = {
   audio: ['audio/mpeg', 'audio/mp4', 'audio/ogg', 'application/zip'],
 } as const;
 const ALL_MEDIA_TYPES = Object.values(MEDIA_TYPES).flat();
+const ISSUE_KIND = { epub: 'An EPUB issue', pdf: 'A PDF issue', audio: 'An audio issue' } as const;
 
 const STATES: Record<number, 'queued' | 'processing' | 'ready' | 'failed'> = {
   [reader.ContentState.CONTENT_STATE_QUEUED]: 'queued',
@@ -153,12 +154,16 @@ export const publisherContentRoutes = [
       const issue = await publisherIssueOf(ctx, issueId);
       const { upload } = ctx;
       const accepted = MEDIA_TYPES[issue.type as keyof typeof MEDIA_TYPES] as readonly string[] | undefined;
-      if (!accepted) throw new DomainError('FAILED_PRECONDITION', `A ${issue.type} issue takes no file.`, { httpStatus: 409 });
+      if (!accepted) throw new DomainError('FAILED_PRECONDITION', `This issue (${issue.type}) takes no file.`, { httpStatus: 409 });
       if (!accepted.includes(upload.mediaType)) {
-        throw new DomainError('INVALID_ARGUMENT', `A ${issue.type} issue takes ${accepted.join(', ')}, not ${upload.mediaType}.`, {
-          httpStatus: 415,
-          fieldErrors: { 'Content-Type': [`must be ${accepted.join(' or ')}`] },
-        });
+        throw new DomainError(
+          'INVALID_ARGUMENT',
+          `${ISSUE_KIND[issue.type as keyof typeof MEDIA_TYPES]} takes ${accepted.join(', ')}, not ${upload.mediaType}.`,
+          {
+            httpStatus: 415,
+            fieldErrors: { 'Content-Type': [`must be ${accepted.join(' or ')}`] },
+          },
+        );
       }
       const header: reader.UploadContentRequest = {
         header: {
