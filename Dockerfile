@@ -35,8 +35,8 @@ RUN --mount=type=cache,id=pnpm-store,target=/pnpm/store \
 
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE
-# The local engines some services shell out to (reader: espeak-ng, lame,
-# poppler-utils; integrations: apertium and its pairs, espeak-ng, lame,
+# The local engines some services shell out to (reader: epubcheck, espeak-ng,
+# lame, poppler-utils; integrations: apertium and its pairs, espeak-ng, lame,
 # wordnet-base). docker-compose.yml passes each service's list; release builds
 # for deploy/ must pass the same (`docker compose build` does).
 ARG SYSTEM_PACKAGES=""
