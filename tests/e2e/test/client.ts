@@ -32,7 +32,8 @@ export async function api<T = any>(
     baseUrl = GATEWAY_URL,
   }: { body?: unknown; headers?: Record<string, string>; token?: string; /** Another gateway than the stack's. */ baseUrl?: string } = {},
 ): Promise<ApiResponse<T>> {
-  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  // A Buffer goes as it is (a file upload: the caller names its Content-Type); anything else as JSON.
+  const payload = body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const url = new URL(path, baseUrl);
   const response = await new Promise<{ status: number; headers: Headers; bytes: Buffer }>((resolve, reject) => {
     const request = http.request(
@@ -42,6 +43,7 @@ export async function api<T = any>(
         headers: {
           accept: 'application/json',
           ...(payload !== undefined && { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          ...(payload !== undefined && Buffer.isBuffer(payload) && { 'content-type': 'application/octet-stream' }),
           ...(token && { authorization: `Bearer ${token}` }),
           ...headers,
         },
