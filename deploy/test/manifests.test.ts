@@ -254,6 +254,64 @@ describe.each(overlayNames())('overlay %s', (overlay) => {
     expect(claims.map((claim) => claim.metadata.name)).toEqual([]);
   });
 
+  it('given every service, then it runs as its own ServiceAccount, which mounts no token', () => {
+    for (const workload of services) {
+      const pod = workload.pod as { serviceAccountName?: string; automountServiceAccountToken?: boolean };
+      expect(pod.serviceAccountName, workload.name).toBe(workload.name);
+      expect(pod.automountServiceAccountToken, workload.name).toBe(false);
+      const account = objects.find((object) => object.kind === 'ServiceAccount' && object.metadata.name === workload.name) as { automountServiceAccountToken?: boolean } | undefined;
+      expect(account, `ServiceAccount ${workload.name}`).toBeDefined();
+      expect(account!.automountServiceAccountToken, workload.name).toBe(false);
+    }
+  });
+
+  it('given every service, then one HPA with scale-up and scale-down behavior sizes it, and the Deployment leaves replicas to it', () => {
+    const hpas = objects.filter((object) => object.kind === 'HorizontalPodAutoscaler');
+    for (const workload of services) {
+      const own = hpas.filter((hpa) => hpa.spec.scaleTargetRef.kind === 'Deployment' && hpa.spec.scaleTargetRef.name === workload.name);
+      expect(own, workload.name).toHaveLength(1);
+      const { minReplicas, maxReplicas, behavior, metrics } = own[0]!.spec;
+      expect(minReplicas, workload.name).toBeLessThanOrEqual(maxReplicas);
+      expect(behavior?.scaleUp?.policies?.length, `${workload.name} scaleUp`).toBeGreaterThan(0);
+      expect(behavior?.scaleDown?.stabilizationWindowSeconds, `${workload.name} scaleDown`).toBeGreaterThan(0);
+      expect(metrics[0].resource.name).toBe('cpu');
+      if (overlay === 'production') {
+        expect(minReplicas, `${workload.name}: a replica per zone of two at least`).toBeGreaterThanOrEqual(2);
+        // A fixed count would be applied over the HPA's on every `kubectl apply`.
+        expect(workload.replicas, `${workload.name} spec.replicas`).toBeUndefined();
+        const resources = mainContainer(workload).resources!;
+        expect(resources.requests!.cpu, `${workload.name}: the HPA's percentage is of what the pod may use`).toBe(resources.limits!.cpu);
+      }
+    }
+  });
+
+  it('given the Ingress, then every host reaches the gateway over TLS', () => {
+    const ingresses = objects.filter((object) => object.kind === 'Ingress');
+    expect(ingresses.length).toBeGreaterThan(0);
+    for (const ingress of ingresses) {
+      const tlsHosts = new Set((ingress.spec.tls as { hosts: string[] }[]).flatMap((entry) => entry.hosts));
+      for (const rule of ingress.spec.rules as { host: string; http: { paths: { backend: { service: { name: string; port: { name: string } } } }[] } }[]) {
+        expect(tlsHosts.has(rule.host), `${rule.host} has a certificate`).toBe(true);
+        for (const path of rule.http.paths) expect(path.backend.service, rule.host).toEqual({ name: 'gateway', port: { name: 'http' } });
+      }
+    }
+    if (overlay === 'local') {
+      const dataset = JSON.parse(readFileSync(`${REPO_ROOT}fixtures/demo-dataset.json`, 'utf8')) as unknown;
+      const domains = [...JSON.stringify(dataset).matchAll(/"domain":"([^"]+)"/g)].map((match) => match[1]!);
+      const hosts = ingresses.flatMap((ingress) => (ingress.spec.rules as { host: string }[]).map((rule) => rule.host));
+      expect(domains.length).toBeGreaterThan(0);
+      for (const domain of domains) expect(hosts, `the demo store ${domain}`).toContain(domain);
+    }
+  });
+
+  if (overlay === 'production') {
+    it('given production, then every image is pinned by digest, never by a tag alone', () => {
+      for (const workload of workloads) {
+        for (const container of workload.pod.containers) expect(container.image, `${workload.name}/${container.name}`).toMatch(/^[^@\s]+@sha256:[0-9a-f]{64}$/);
+      }
+    });
+  }
+
   it('configures tracing with the standard OTEL_* variables, parent-based ratio sampling', () => {
     expect(configMap?.data?.OTEL_EXPORTER_OTLP_ENDPOINT).toMatch(/^https?:\/\//);
     expect(configMap?.data?.OTEL_TRACES_SAMPLER).toBe('parentbased_traceidratio');
