@@ -3,6 +3,9 @@
 // chunks of at most 1 MiB, at the pace its upstream takes them. A declared
 // Content-Length over the limit is refused before a byte is read (413); a
 // body without one is counted as it streams and stopped once it passes.
+// Any answer sent before the whole body was read (a refusal, an upstream's
+// error) closes the connection: the rest of the body is never read to keep
+// the connection alive.
 import type { Request } from 'express';
 import { DomainError } from '@folio/errors';
 import { httpError } from './errors.js';
@@ -16,6 +19,7 @@ const formatMb = (bytes: number) => `${Math.round(bytes / MB)} MB`;
 
 /** Checks the declared type and length of a raw body; what the handler streams it through. */
 export function rawUploadOf(req: Request, spec: RawBodySpec, maxBytes: number): RawUpload {
+  req.res?.setHeader('Connection', 'close');
   const mediaType = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (!spec.mediaTypes.includes(mediaType)) {
     throw httpError(415, `Send the file with one of these Content-Types: ${spec.mediaTypes.join(', ')}.`, {
@@ -39,7 +43,7 @@ export function rawUploadOf(req: Request, spec: RawBodySpec, maxBytes: number): 
     chunks() {
       if (taken) throw new Error('the request body is read once');
       taken = true;
-      return chunked(req, maxBytes, tooLarge);
+      return chunked(req, maxBytes, tooLarge, () => req.res?.removeHeader('Connection'));
     },
   };
 }
@@ -49,9 +53,10 @@ export function rawUploadOf(req: Request, spec: RawBodySpec, maxBytes: number): 
  * is the client's failure (400), never counted against the upstream the body
  * was streaming to.
  */
-async function* chunked(req: Request, maxBytes: number, tooLarge: () => Error): AsyncGenerator<Buffer> {
+async function* chunked(req: Request, maxBytes: number, tooLarge: () => Error, whole: () => void): AsyncGenerator<Buffer> {
   try {
     yield* recut(req, maxBytes, tooLarge);
+    whole();
   } catch (error) {
     if (error instanceof DomainError) throw error;
     throw httpError(400, 'The upload was interrupted before the whole file arrived.');
@@ -63,7 +68,8 @@ async function* recut(req: Request, maxBytes: number, tooLarge: () => Error): As
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let total = 0;
-  for await (const piece of req as AsyncIterable<Buffer>) {
+  // Not destroyed when the reading stops early: the answer (413) still goes out on the socket.
+  for await (const piece of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     total += piece.length;
     if (total > maxBytes) throw tooLarge();
     let rest = piece;
