@@ -44,6 +44,7 @@ let epubA: Buffer;
 let epubB: Buffer;
 let epubC: Buffer;
 let bomb: Buffer;
+let tracksZip: Buffer;
 
 /** An EPUB 3 by pandoc from Markdown of a few chapters. */
 async function pandocEpub(name: string, title: string, chapters: number): Promise<Buffer> {
@@ -102,6 +103,32 @@ with zipfile.ZipFile(sys.argv[1], 'w') as z:
   );
   await exec('python3', [join(directory, 'bomb.py'), join(directory, 'bomb.epub')], { timeout: 120_000 });
   bomb = await readFile(join(directory, 'bomb.epub'));
+  // Two MP3 tracks by ffmpeg, zipped by Python with the second first: ingest takes them in name order.
+  for (const [name, frequency] of [
+    ['01-harbour.mp3', 330],
+    ['02-lighthouse.mp3', 440],
+  ] as const) {
+    await exec('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=${frequency}:duration=2`,
+      '-metadata',
+      `title=${name.slice(3, -4)}`,
+      join(directory, name),
+    ]);
+  }
+  await exec('python3', [
+    '-c',
+    'import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], "w") as z:\n    for f in sys.argv[2:]: z.write(f, "tracks/" + f.split("/")[-1])',
+    join(directory, 'tracks.zip'),
+    join(directory, '02-lighthouse.mp3'),
+    join(directory, '01-harbour.mp3'),
+  ]);
+  tracksZip = await readFile(join(directory, 'tracks.zip'));
 }, 180_000);
 
 afterAll(async () => {
@@ -248,6 +275,20 @@ describe('publishing: streamed upload and ingest jobs', () => {
       await world.stop();
     }
   }, 240_000);
+
+  it('when an audiobook comes as a zip of tracks, then its tracks are ingested in name order', async () => {
+    const world = await publishing();
+    try {
+      const { job } = await world.uploads.upload(header(9107, { issueType: 'audio', mediaType: 'application/zip' }), chunksOf(tracksZip));
+      const done = await until(() => world.jobs.find(1, job._id), ended);
+      expect(done, JSON.stringify(done)).toMatchObject({ state: 'ready' });
+      const manifest = await world.store.manifests.find(1, 9107);
+      expect(manifest?.audio?.tracks.map((track) => track.title)).toEqual(['harbour', 'lighthouse']);
+      expect(manifest?.audio?.tracks[0]?.key).toMatch(new RegExp(`^1/9107/v/${versionOf(job.content_hash)}/tracks/01\\.mp3$`));
+    } finally {
+      await world.stop();
+    }
+  }, 120_000);
 
   it('when the ingest child needs more memory than allowed, then the job fails with a reason, is not retried, and nothing of it stays', async () => {
     // Archive bounds wide open, so only the child's heap stands between the file and the process.
