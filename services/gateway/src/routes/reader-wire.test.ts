@@ -1,6 +1,6 @@
 import { reader } from '@folio/proto';
 import { describe, expect, it } from 'vitest';
-import { POSITION_LIST_MEDIA_TYPE, positionListToWire, publicationToWire, WEBPUB_MEDIA_TYPE } from './reader-wire.js';
+import { POSITION_LIST_MEDIA_TYPE, positionListToWire, publicationToWire, sessionContentToWire, WEBPUB_MEDIA_TYPE } from './reader-wire.js';
 
 const publication = (preview: boolean): reader.Publication => ({
   type: reader.PublicationType.PUBLICATION_TYPE_EPUB,
@@ -56,5 +56,29 @@ describe('positionListToWire', () => {
         { href: 'b', type: 'image/png', locations: { position: 2, progression: 0, totalProgression: 0.5 } },
       ],
     });
+  });
+});
+
+describe('sessionContentToWire (layout and reading direction)', () => {
+  const content = (extra: Partial<reader.SessionContent>): reader.SessionContent => ({
+    cover: 'https://media/cover.svg',
+    tableOfContents: [],
+    customPreview: false,
+    epub: { fileUrl: 'https://media/book.epub', spine: [{ href: 'p1.xhtml', idref: 'p1' }], totalWords: 10 },
+    pdf: undefined,
+    audio: undefined,
+    layout: undefined,
+    readingProgression: undefined,
+    ...extra,
+  });
+
+  it('when the file is a fixed-layout right-to-left EPUB, then the session says so after the spec keys', () => {
+    const wire = sessionContentToWire(content({ layout: 'fixed', readingProgression: 'rtl' }), 'CreateReaderSession');
+    expect(wire).toMatchObject({ spine: [{ href: 'p1.xhtml', idref: 'p1' }], layout: 'fixed', reading_progression: 'rtl' });
+    expect(Object.keys(wire).slice(-2)).toEqual(['layout', 'reading_progression']);
+  });
+
+  it('when a session stored before they were recorded (or a direction left to the reader) is rendered, then both are null', () => {
+    expect(sessionContentToWire(content({ readingProgression: 'auto' }), 'GetSession')).toMatchObject({ layout: null, reading_progression: null });
   });
 });

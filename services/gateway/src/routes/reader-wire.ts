@@ -56,6 +56,9 @@ export function sessionContentToWire(content: reader.SessionContent | undefined,
     total_words: epub ? epub.totalWords : null,
     // A live session's tracks are signed; the stored record drops the URLs (storedSessionToWire).
     tracks: audio ? audio.tracks.map((track) => ({ title: track.title, url: track.url ?? '', duration: track.duration })) : null,
+    // After the spec's keys: how to lay the file out, as the WebPub manifest's presentation says.
+    layout: content.layout === 'reflowable' || content.layout === 'fixed' ? content.layout : null,
+    reading_progression: content.readingProgression === 'ltr' || content.readingProgression === 'rtl' ? content.readingProgression : null,
   };
 }
 

@@ -206,6 +206,14 @@ export const ReaderSession = z
     spine: z.array(z.object({ href: z.string(), idref: z.string() })).nullable(),
     total_words: z.number().int().nullable(),
     tracks: z.array(AudioTrack).nullable(),
+    layout: z
+      .enum(['reflowable', 'fixed'])
+      .nullable()
+      .meta({ description: '`fixed`: PDF pages or a fixed-layout EPUB (`rendition:layout` pre-paginated); null for audio' }),
+    reading_progression: z
+      .enum(['ltr', 'rtl'])
+      .nullable()
+      .meta({ description: "The file's reading direction (an EPUB spine's page-progression-direction); null when it leaves it to the reader" }),
   })
   .meta({ id: 'ReaderSession' });
 

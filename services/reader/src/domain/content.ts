@@ -23,6 +23,10 @@ export interface SessionContent {
   total_words: number | null;
   /** `url` is null in a stored session record. */
   tracks: { title: string; url: string | null; duration: number }[] | null;
+  /** How the file is laid out: `fixed` for PDF pages and fixed-layout EPUBs; null for audio. */
+  layout: 'reflowable' | 'fixed' | null;
+  /** The file's reading direction; null when it leaves it to the reader. */
+  reading_progression: 'ltr' | 'rtl' | null;
 }
 
 /**
@@ -86,6 +90,9 @@ export class ContentLinks {
       spine: null,
       total_words: null,
       tracks: null,
+      layout: manifest.pdf ? 'fixed' : manifest.epub ? (manifest.metadata?.layout ?? 'reflowable') : null,
+      reading_progression:
+        manifest.metadata?.reading_progression === 'ltr' || manifest.metadata?.reading_progression === 'rtl' ? manifest.metadata.reading_progression : null,
     };
     if (manifest.epub) {
       const spine = limit === null ? manifest.epub.spine : manifest.epub.spine.slice(0, limit);

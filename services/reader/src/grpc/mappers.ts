@@ -35,6 +35,8 @@ export function contentToProto(content: Partial<SessionContent>): reader.Session
     epub: undefined,
     pdf: undefined,
     audio: undefined,
+    layout: orUndefined(content.layout),
+    readingProgression: orUndefined(content.reading_progression),
   };
   if (content.spine) {
     message.epub = { fileUrl: orUndefined(content.file_url), spine: content.spine, totalWords: content.total_words ?? 0 };
