@@ -276,6 +276,24 @@ describe('publishing: streamed upload and ingest jobs', () => {
     }
   }, 240_000);
 
+  it('when a newer file is uploaded before an older one was processed, then only the newer one becomes the content', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const world = await publishing({ runner: (real) => ({ run: async (job, version, onProgress) => (await gate, real.run(job, version, onProgress)) }) });
+    try {
+      const older = (await world.uploads.upload(header(9108), chunksOf(epubA))).job;
+      const newer = (await world.uploads.upload(header(9108), chunksOf(epubB))).job;
+      release();
+      expect((await until(() => world.jobs.find(1, newer._id), ended))?.state).toBe('ready');
+      const superseded = await world.jobs.find(1, older._id);
+      // The older one may have run first (it was taken before the newer was uploaded); if it had not, it never runs.
+      expect(superseded?.state === 'ready' || superseded?.error === 'A newer file was uploaded for this issue before this one was processed.').toBe(true);
+      expect((await world.store.manifests.find(1, 9108))?.source_hash).toBe(newer.content_hash);
+    } finally {
+      await world.stop();
+    }
+  }, 120_000);
+
   it('when an audiobook comes as a zip of tracks, then its tracks are ingested in name order', async () => {
     const world = await publishing();
     try {

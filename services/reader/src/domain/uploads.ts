@@ -320,6 +320,13 @@ export class IngestJobs {
       await this.finishReady(found, found.metadata, found.findings, null);
       return 'done';
     }
+    // Only the issue's latest upload becomes its content: an older one still waiting (or delivered
+    // again) must not replace a newer file, or waste a worker.
+    const latest = await jobs.latest(tenantId, found.issue_id);
+    if (latest && latest._id !== found._id && latest.uploaded_at > found.uploaded_at) {
+      await this.fail(found, 'A newer file was uploaded for this issue before this one was processed.');
+      return 'done';
+    }
     if (found.attempts >= this.deps.limits.maxAttempts) {
       await this.fail(found, `Processing the file stopped ${found.attempts} times without finishing; upload it again or contact support.`);
       return 'done';
