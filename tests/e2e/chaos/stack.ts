@@ -14,6 +14,51 @@ const run = promisify(execFile);
 export const SERVICE_PORTS = { identity: 50051, catalog: 50052, commerce: 50053, reader: 50054, notes: 50055, integrations: 50056 } as const;
 export type ServiceName = keyof typeof SERVICE_PORTS;
 
+/** Each service's /metrics port (replica 1), as ./dev gives it. */
+export const METRICS_PORTS = { gateway: 9464, identity: 9465, catalog: 9466, commerce: 9467, reader: 9468, notes: 9469, integrations: 9470 } as const;
+
+/** How many replicas of every service the stack runs (./dev up --replicas=N keeps N in .local/run/replicas). */
+export async function stackReplicas(): Promise<number> {
+  const text = await readFile(join(ROOT, '.local', 'run', 'replicas'), 'utf8').catch(() => '1');
+  const replicas = Number(text.trim());
+  return Number.isInteger(replicas) && replicas >= 1 ? replicas : 1;
+}
+
+/**
+ * Replica k of a service as ./dev names and places it: `catalog` is replica 1,
+ * `catalog-2` the second; every port of replica k is shifted by 100 * (k - 1),
+ * and with two or more the gateways listen on 8081..808N behind HAProxy.
+ */
+export function replica(service: ServiceName | 'gateway', k: number): { name: string; port: number; metricsPort: number } {
+  const shift = 100 * (k - 1);
+  return {
+    name: k === 1 ? service : `${service}-${k}`,
+    port: service === 'gateway' ? 8080 + k : SERVICE_PORTS[service] + shift,
+    metricsPort: METRICS_PORTS[service] + shift,
+  };
+}
+
+/**
+ * The requests a replica has answered since it started, from its /metrics:
+ * the gateway's API routes (not HAProxy's /readyz checks), a service's calls
+ * of its own gRPC services (not grpc.health.v1's). 0 while it does not answer.
+ */
+export async function answeredRequests(service: ServiceName | 'gateway', metricsPort: number): Promise<number> {
+  const text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(2_000) })
+    .then((response) => response.text())
+    .catch(() => '');
+  const series =
+    service === 'gateway'
+      ? /^http_server_requests_total\{[^}]*route="\/api\/[^}]*\} (\d+)/
+      : /^grpc_server_handled_total\{[^}]*grpc_service="svc\.[^}]*\} (\d+)/;
+  let total = 0;
+  for (const line of text.split('\n')) {
+    const match = series.exec(line);
+    if (match) total += Number(match[1]);
+  }
+  return total;
+}
+
 /** The pid of the service's node process: the child of its ./dev supervisor. */
 async function servicePid(name: string): Promise<number> {
   const supervisor = Number((await readFile(join(ROOT, '.local', 'run', `${name}.pid`), 'utf8')).split('\n')[0]);
@@ -23,8 +68,12 @@ async function servicePid(name: string): Promise<number> {
   return pid;
 }
 
-/** SIGKILL: no drain, no goodbye; the supervisor starts it again after its backoff. Resolves with the killed pid. */
-export async function killService(name: ServiceName): Promise<number> {
+/**
+ * SIGKILL: no drain, no goodbye; the supervisor starts it again after its
+ * backoff. A service's name is its replica 1; `catalog-2` names another.
+ * Resolves with the killed pid.
+ */
+export async function killService(name: ServiceName | string): Promise<number> {
   const pid = await servicePid(name);
   process.kill(pid, 'SIGKILL');
   return pid;
