@@ -395,4 +395,13 @@ describe.sequential('publishing through the publisher API (running stack)', () =
     expect(actions.map((entry) => entry.action)).toEqual(expect.arrayContaining(['issue.create', 'content.upload', 'offer.put', 'issue.publish', 'issue.withdraw']));
     expect(actions.every((entry) => entry.actor.startsWith('api-key:'))).toBe(true);
   });
+
+  it('when the store takes back the magazine and the audiobook, then store 1 lists what it listed before', async () => {
+    // The free magazine priced again first: a withdrawn free issue would stay readable, and so on every new reader's shelf.
+    expect((await publisherApi(key, 'PUT', `/issues/${issues.pdf}/offer`, { free: false, sale_mode: 'individual', prices: [{ currency: 'USD', amount: 1 }] })).status).toBe(200);
+    for (const issueId of [issues.pdf!, issues.audio!]) expect((await publisherApi(key, 'POST', `/issues/${issueId}/withdraw`)).status).toBe(200);
+    const ours = Object.values(issues);
+    const listed = await eventually(() => storefrontIds(reader), (ids) => !ours.some((id) => ids.includes(id)), { timeoutMs: 15_000 });
+    for (const id of ours) expect(listed).not.toContain(id);
+  });
 });
