@@ -84,7 +84,15 @@ async function measure() {
   const client = createClient(options.gateway, { maxSockets: options.connections });
   const sessions = { started: 0, completed: 0 };
   let stop = false;
-  const ctx = { send: client.send, speed: options.speed, rampMs: options.warmup * 1000, stopping: () => stop, sessions };
+  // The users' pauses, so that the end of the window ends them instead of waiting them out.
+  const waits = new Set();
+  const wait = (ms) =>
+    new Promise((resolve) => {
+      if (stop) return resolve();
+      const entry = { resolve, timer: setTimeout(() => (waits.delete(entry), resolve()), ms) };
+      waits.add(entry);
+    });
+  const ctx = { send: client.send, speed: options.speed, rampMs: options.warmup * 1000, wait, stopping: () => stop, sessions };
 
   const begin = performance.now();
   const windowFrom = begin + options.warmup * 1000;
@@ -104,8 +112,13 @@ async function measure() {
   const seconds = (performance.now() - wallFrom) / 1000;
   const inWindow = { started: sessions.started - at.sessions.started, completed: sessions.completed - at.sessions.completed };
   stop = true;
-  log('waiting for the sessions in flight to end …');
-  await Promise.race([Promise.all(running), new Promise((resolve) => setTimeout(resolve, 35_000))]);
+  for (const entry of waits) {
+    clearTimeout(entry.timer);
+    entry.resolve();
+  }
+  waits.clear();
+  log('waiting for the requests in flight to end …');
+  await Promise.race([Promise.all(running), new Promise((resolve) => setTimeout(resolve, 35_000).unref())]);
   client.close();
 
   const cacheAtEnd = gatewayCache(runDir);

@@ -44,19 +44,19 @@ const SAMPLE_QUERIES = ['keeper', 'lamp', 'the lamp', 'spiral stairs', 'gallery'
 /**
  * Runs one user's sessions until `stopping()`.
  * @param user   { email, token, ip }
- * @param ctx    { send, speed, random, stopping, sessions: { started, completed }, now }
+ * @param ctx    { send, speed, random, rampMs, wait(ms), stopping(), sessions: { started, completed } }
  */
 export async function runUser(user, ctx) {
   const { random } = ctx;
   const between = ([low, high]) => low + random() * (high - low);
-  const sleep = (simulatedSeconds) => new Promise((resolve) => setTimeout(resolve, (simulatedSeconds * 1000) / ctx.speed));
+  const sleep = (simulatedSeconds) => ctx.wait((simulatedSeconds * 1000) / ctx.speed);
   const jwt = { authorization: `Bearer ${user.token}`, 'x-forwarded-for': user.ip };
   const store = { ...jwt, 'x-svc-tenant-id': String(TENANT) };
   const get = (name, path, headers, expected = 200) => ctx.send(name, expected, { path, headers });
 
   // The first session starts at a random point of a ramp as long as a mean cycle (session and pause):
   // sessions then open at the steady rate from the start, and the window sees them in every phase.
-  await new Promise((resolve) => setTimeout(resolve, random() * ctx.rampMs));
+  await ctx.wait(random() * ctx.rampMs);
   while (!ctx.stopping()) {
     ctx.sessions.started += 1;
     // Open the app: the three screens the home tab shows, at once.
