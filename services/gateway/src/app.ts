@@ -120,7 +120,7 @@ export async function startGateway(config: GatewayConfig, deps: GatewayDeps = {}
     broker,
     logger,
     cache: { forget: (scope) => responses?.forget(scope) },
-    exchanges: { commerce: config.COMMERCE_EVENTS_EXCHANGE, identity: config.IDENTITY_EVENTS_EXCHANGE },
+    exchanges: { commerce: config.COMMERCE_EVENTS_EXCHANGE, identity: config.IDENTITY_EVENTS_EXCHANGE, catalog: config.CATALOG_EVENTS_EXCHANGE },
   });
   responses = new ResponseCache(
     {

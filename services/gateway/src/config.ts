@@ -26,12 +26,14 @@ export const configSchema = z
     NOTES_ADDR: env.grpcAddress('127.0.0.1:50055'),
     INTEGRATIONS_ADDR: env.grpcAddress('127.0.0.1:50056'),
     REDIS_URL: env.redisUrl('redis://127.0.0.1:6379'),
-    /** RabbitMQ: the owners' events that drop cached responses (access.changed, tenant.updated). */
+    /** RabbitMQ: the owners' events that drop cached responses (access.changed, tenant.updated, issues.changed). */
     AMQP_URL: env.url('amqp://guest:guest@127.0.0.1:5672'),
     /** Commerce's topic exchange, where access.changed is published. */
     COMMERCE_EVENTS_EXCHANGE: env.string('commerce.events'),
     /** Identity's topic exchange, where tenant.updated is published. */
     IDENTITY_EVENTS_EXCHANGE: env.string('identity.events'),
+    /** Catalog's topic exchange, where issues.changed is published. */
+    CATALOG_EVENTS_EXCHANGE: env.string('catalog.events'),
     /** The reader's media HTTP server; `/media/*` is proxied there (path and query kept). */
     READER_MEDIA_URL: env.url('http://127.0.0.1:8090'),
     /** How long the media server may take to answer with headers, and the longest pause while streaming. */

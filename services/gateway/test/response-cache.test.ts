@@ -4,7 +4,7 @@
 // (through any gateway replica), identity's membership change, and the
 // owners' events (access.changed, tenant.updated). A counting route stands
 // in for the upstream calls, so the tests see when an answer was computed.
-import { Broker, createEvent, ACCESS_CHANGED, TENANT_UPDATED } from '@folio/messaging';
+import { Broker, createEvent, ACCESS_CHANGED, ISSUES_CHANGED, TENANT_UPDATED } from '@folio/messaging';
 import { startTestIdentity, type TestIdentity } from '@folio/identity/testing';
 import { createLogger } from '@folio/logger';
 import { testInfra, uniqueEmail, uniqueName, waitFor } from '@folio/testing';
@@ -55,7 +55,7 @@ const SETTLE_MS = 300;
 
 describe('per-user response cache', () => {
   const versionPrefix = uniqueName('uver');
-  const exchanges = { commerce: uniqueName('gw_commerce'), identity: uniqueName('gw_identity') };
+  const exchanges = { commerce: uniqueName('gw_commerce'), identity: uniqueName('gw_identity'), catalog: uniqueName('gw_catalog') };
   let identity: TestIdentity;
   let replicas: Gateway[] = [];
   let http: HttpClient;
@@ -69,6 +69,7 @@ describe('per-user response cache', () => {
       USER_VERSION_PREFIX: versionPrefix,
       COMMERCE_EVENTS_EXCHANGE: exchanges.commerce,
       IDENTITY_EVENTS_EXCHANGE: exchanges.identity,
+      CATALOG_EVENTS_EXCHANGE: exchanges.catalog,
       RESPONSE_CACHE_SETTLE_MS: String(SETTLE_MS),
     });
     replicas = [
@@ -159,6 +160,12 @@ describe('per-user response cache', () => {
   it('when identity announces a tenant update, then every multi-tenant answer is dropped', async () => {
     const { token, stored } = await cachedReader();
     await broker.publish(exchanges.identity, createEvent(TENANT_UPDATED, { tenant_id: 3 }));
+    await waitFor(async () => ((await read(http, token)).computed > stored.computed ? true : undefined));
+  });
+
+  it('when catalog announces that issues of a tenant changed (a publish, a withdrawal), then its cached listings are dropped', async () => {
+    const { token, stored } = await cachedReader();
+    await broker.publish(exchanges.catalog, createEvent(ISSUES_CHANGED, { tenant_id: 3, issue_ids: [3001] }));
     await waitFor(async () => ((await read(http, token)).computed > stored.computed ? true : undefined));
   });
 

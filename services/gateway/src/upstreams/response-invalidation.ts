@@ -2,19 +2,21 @@
 // when their owners announce a change the gateway did not make itself:
 // commerce's access.changed (a purchase paid in the browser, a grant, a
 // revocation; one user, a tenant, or everything) and identity's
-// tenant.updated (free access, currency, storefront flags). Broadcast
+// tenant.updated (free access, currency, storefront flags), and catalog's
+// issues.changed (an issue published, withdrawn or edited: the tenant's
+// listings; this is what keeps a publish visible within its bound). Broadcast
 // subscriptions, as for the services' own caches: each replica holds its own.
 // After a broker outage the subscriptions are new and everything is dropped;
 // while it is down, `live()` is false and the cache is not used at all.
 import type { Logger } from '@folio/logger';
-import { accessChangeOf, ACCESS_CHANGED, subscribeBroadcast, tenantUpdateOf, TENANT_UPDATED, type Broker } from '@folio/messaging';
+import { accessChangeOf, ACCESS_CHANGED, ISSUES_CHANGED, issuesChangeOf, subscribeBroadcast, tenantUpdateOf, TENANT_UPDATED, type Broker } from '@folio/messaging';
 
 export interface DroppableCache {
   forget(scope?: { userId?: number; tenantId?: number }): void;
 }
 
 export interface ResponseInvalidation {
-  /** Both subscriptions are bound on a connected broker: drops arrive. */
+  /** Every subscription is bound on a connected broker: drops arrive. */
   live(): boolean;
   stop(): Promise<void>;
 }
@@ -23,7 +25,7 @@ export async function subscribeResponseInvalidation(deps: {
   broker: Broker;
   logger: Logger;
   cache: DroppableCache;
-  exchanges: { commerce: string; identity: string };
+  exchanges: { commerce: string; identity: string; catalog: string };
 }): Promise<ResponseInvalidation> {
   const { broker, logger, cache, exchanges } = deps;
   const bound = new Set<string>();
@@ -51,6 +53,16 @@ export async function subscribeResponseInvalidation(deps: {
         if (update) cache.forget(update.tenantId === undefined ? {} : { tenantId: update.tenantId });
       },
       onSubscribed: subscribed(TENANT_UPDATED),
+    }),
+    await subscribeBroadcast(broker, {
+      exchange: exchanges.catalog,
+      bindings: [ISSUES_CHANGED],
+      logger,
+      handler: (event) => {
+        const change = issuesChangeOf(event);
+        if (change) cache.forget(change.tenantId === undefined ? {} : { tenantId: change.tenantId });
+      },
+      onSubscribed: subscribed(ISSUES_CHANGED),
     }),
   ];
   return {
