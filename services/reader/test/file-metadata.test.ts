@@ -21,7 +21,7 @@ import { openReaderStore } from '../src/data/repositories.js';
 import type { ManifestRepository } from '../src/domain/store.js';
 import { readEpub } from '../src/ingest/epub.js';
 import { coverImageOf } from '../src/ingest/cover.js';
-import { isbnDigits, normalizeIdentifier } from '../src/ingest/epub-metadata.js';
+import { isbnDigits, languageTag, normalizeIdentifier } from '../src/ingest/epub-metadata.js';
 import { validateEpub } from '../src/ingest/epubcheck.js';
 import { ingestIssue, type IngestDeps } from '../src/ingest/ingest.js';
 import { TextIndexStore } from '../src/search/index-store.js';
@@ -177,6 +177,15 @@ describe('identifiers', () => {
     expect(normalizeIdentifier('NW-2026-17', '')).toBe('NW-2026-17');
     // A number that fails the ISBN checksum is not an ISBN.
     expect(isbnDigits('978-3-16-148410-1')).toBeNull();
+  });
+});
+
+describe('language', () => {
+  it("when a file's language is a tag, then it is kept in canonical case; a locale is read as its tag; pandoc's `C` is no language", () => {
+    expect(languageTag('pt-br')).toBe('pt-BR');
+    expect(languageTag('en_US')).toBe('en-US');
+    expect(languageTag('C')).toBe('');
+    expect(languageTag('')).toBe('');
   });
 });
 

@@ -181,7 +181,7 @@ export function readPackageMetadata(
     authors: unique(authors),
     contributors,
     publisher: textOf(dc('publisher')[0]),
-    lang: textOf(dc('language')[0]),
+    lang: languageTag(textOf(dc('language')[0])),
     description: plainText(textOf(dc('description')[0])),
     identifiers,
     layout: fixed ? 'fixed' : 'reflowable',
@@ -213,4 +213,17 @@ function accessibilityOf(property: (name: string) => string[], linked: (rel: str
     accessibility.features.length +
     accessibility.hazards.length;
   return declared > 0 || accessibility.summary !== null || accessibility.certified_by !== null ? accessibility : null;
+}
+
+/**
+ * The language as a BCP 47 tag in its canonical case, or '' when the file's
+ * value is none (pandoc writes the locale it ran in, `C`, when the document
+ * names no language; `en_US` is a locale, taken as `en-US`).
+ */
+export function languageTag(value: string): string {
+  try {
+    return Intl.getCanonicalLocales(value.trim().replace(/_/g, '-'))[0] ?? '';
+  } catch {
+    return '';
+  }
 }
