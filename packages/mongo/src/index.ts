@@ -75,9 +75,9 @@ export function isDuplicateKeyError(error: unknown): boolean {
  *
  * The next block is claimed ahead, once half of the current one is given
  * out: a claim is three round trips to the store, and every caller that
- * finds the block empty waits on them. A busy writer (reader at 1,300 new
- * sessions a second) runs out 26 times a second; with the claim ahead its
- * sessions no longer queue behind one (bench/api README, 2026-11-27).
+ * finds the block empty waits on them. A busy writer (reader opening
+ * sessions under load) runs out many times a second; with the claim ahead
+ * its writes no longer queue behind one.
  */
 export const SEQUENCE_BLOCK = 50;
 

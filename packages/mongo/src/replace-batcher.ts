@@ -16,12 +16,11 @@
 // first error and names the wrong index; MongoDB goes on and names the right
 // one. Either way every caller gets its own outcome.)
 //
-// Why: measured against FerretDB on PostgreSQL, the position upserts of 32
-// concurrent writers, one command each, 7,050-7,630 documents/s; in commands
-// of 8 from 4 writers, 10,870-11,570 documents/s, with a third less CPU per
-// document in FerretDB and PostgreSQL and less than half in the client
-// (2026-11-27, /proc over 3 s of each run). A lone write waits one
-// setImmediate and is sent as replaceOne.
+// Why: against FerretDB on PostgreSQL, concurrent position upserts sent in
+// commands of several documents go through about half again as fast as one
+// command each, for less CPU per document in the store and the client
+// (bench/api/HISTORY.md). A lone write waits one setImmediate and is sent as
+// replaceOne.
 import type { Model } from 'mongoose';
 import { failedSomeWrites, TurnBatches } from './turn-batches.js';
 

@@ -37,7 +37,7 @@ import { TenantDirectory } from './upstreams/tenants.js';
 const IDLE_CONNECTION_GRACE_MS = 1_000;
 const netServerClose = NetServer.prototype.close;
 
-/** Node's default is 16 KiB; a 16 KB token must still reach the 401 (issue 10, item 7). */
+/** Node's default is 16 KiB; a 16 KB token must still reach its 401 rather than a bare 431. */
 const MAX_HEADER_BYTES = 64 * 1024;
 
 /**

@@ -20,7 +20,7 @@ describe('e-mail size limits on login', () => {
   });
 
   const refused = {
-    // The address from issue 10: 254 characters, over the SMTP path limit.
+    // 254 characters: over the SMTP path limit.
     'an address of 254 characters': `0@${label('a', 63)}.${label('b', 63)}.${label('c', 63)}.${label('d', 60)}`,
     'a domain over 253 characters': `x@${[label('a', 63), label('b', 63), label('c', 63), label('d', 63), 'com'].join('.')}`,
     'a domain label over 63 characters': `x@${label('a', 64)}.com`,

@@ -1,4 +1,4 @@
-// The annotation export (issue 12), end to end against ./dev up: a new user
+// The annotation export, end to end against ./dev up: a new user
 // highlights in two issues (EPUB and PDF positions, v1 and v2, with and
 // without a comment), then exports. Both formats contain every note, in
 // plain text; the W3C one validates against the Web Annotation shape

@@ -1,4 +1,4 @@
-// Generated hostile input (issue 10): schemathesis over every operation of
+// Generated hostile input: schemathesis over every operation of
 // the gateway's OpenAPI document, v2 with a real JWT and tenant, v1 and the
 // purchase redirect on a store host, reader-token routes with a real
 // reader-token. Fixed seed, bounded examples: the same requests every run.

@@ -1,4 +1,4 @@
-// Requests that once took a whole service down (issue 10, item 0): a
+// Requests that once took a whole service down: a
 // validation message with non-ASCII text made the gRPC error mapping throw
 // inside the error path, and the process exited. Each case must answer a 4xx
 // and leave the service serving the next request.

@@ -1,4 +1,4 @@
-// Readium Web Publication Manifest (issue 12), end to end against ./dev up:
+// Readium Web Publication Manifest, end to end against ./dev up:
 // GET /api/v2/reader/{issue_id}/manifest for an EPUB, a PDF and an audiobook
 // validates against the published Readium schema (vendored in
 // tests/e2e/fixtures/schemas), every link in it fetches, and the access and

@@ -1,4 +1,4 @@
-// Position sync that cannot silently lose a newer position (issue 12), end to
+// Position sync that cannot silently lose a newer position, end to
 // end against ./dev up: the ETag of the stored position on the save and on the
 // reader settings, If-Match honoured (412 with the current position when the
 // client's copy is stale), and saves without If-Match exactly as before.

@@ -124,8 +124,8 @@ const RANK_SCALE = 2 ** 32;
  * reuse. A hit is one number (the primary criteria, inverted, above the
  * document's place in the index's recency order), so the ranking is a typed
  * array's numeric sort, in the order compareHits gives: a common word matches
- * 70,000 of 100,000 issues, and sorting that many hits with compareHits took
- * 80 % of a first search's time (bench/search, 2026-12-02).
+ * most of a large catalog, and sorting that many hits with compareHits was
+ * most of a first search's time (bench/search).
  */
 export class AllHits<D extends Searchable> implements HitSink<D> {
   private readonly keys: number[] = [];

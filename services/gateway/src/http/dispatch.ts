@@ -5,11 +5,8 @@
 // walks every layer it passes with closures of its own, so a route costs more
 // the later it stands in the table (the purchase redirect is 60th of 77, the
 // OPDS and KOReader routes come after it). The tree finds any route in a few
-// comparisons of the path's characters: on the gateway's table 43.5-44.3 KB
-// allocated per answer wherever the route stands, against 45.8 KB for the
-// 7th route and 47.8-48.2 for the 25th and the 60th behind express's Router
-// (bench/routing, 2026-12-01; the CPU difference, a few percent, is within
-// that machine's noise).
+// comparisons of the path's characters, so what an answer allocates no longer
+// depends on where its route stands (bench/routing has the figures).
 //
 // What express's router did for these routes, this does alike: paths match
 // case-insensitively and with or without one trailing slash; parameters are

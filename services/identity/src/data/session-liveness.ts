@@ -27,8 +27,8 @@ const TOMBSTONE_MARGIN_MS = 60_000;
  * millisecond; while it restarts, ioredis keeps a command until its timeout
  * or its reconnection gives up, a second or more, and a CheckSession that
  * waited that long behind the gateway's 2 s deadline timed out and opened the
- * gateway's breaker on CheckSession (the Redis restart of the chaos suite,
- * 2026-12-01). The write goes on after the wait, and its failure is logged.
+ * gateway's breaker on CheckSession (the fault suite's Redis restart found
+ * it). The write goes on after the wait, and its failure is logged.
  */
 const BEST_EFFORT_WAIT_MS = 100;
 

@@ -4,10 +4,9 @@
 // outbox (the write itself is stored either way, and a lost event costs at
 // most NOTES_CACHE_TTL_MS of a stale list on another replica), and the
 // changes of a 20 ms window leave as one event. With a message per note
-// (published, routed to every replica's queue, consumed, acknowledged),
-// 1,200 note creates a second cost RabbitMQ 10 % of a CPU (2 % now) and notes
-// 0.31-0.34 ms of CPU per create (0.24-0.29 now; `pnpm bench:api --
-// --only="POST /api/v2/reader/notes"`, /proc, alternated runs, 2026-11-27).
+// (published, routed to every replica's queue, consumed, acknowledged), a
+// burst of note creates cost RabbitMQ and notes several times the CPU
+// (`pnpm bench:api -- --only="POST /api/v2/reader/notes"`, bench/api/HISTORY.md).
 // The other replicas drop all of the user's lists, not only the issue's: a
 // reader has lists in few issues at a time.
 import type { Logger } from '@folio/logger';
