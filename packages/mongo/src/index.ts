@@ -37,15 +37,6 @@ export async function ensureIndexes(connection: Connection): Promise<void> {
   }
 }
 
-export async function pingMongo(connection: Connection): Promise<boolean> {
-  try {
-    await connection.db?.admin().command({ ping: 1 });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 interface CounterDoc {
   _id: string;
   seq: number;

@@ -18,7 +18,6 @@ import type { Services } from '../http/route.js';
 import { epubLocationAsList } from './wire.js';
 
 export const EXPORT_FORMATS = ['w3c', 'markdown'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const W3C_CONTENT_TYPE = 'application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"';
 export const MARKDOWN_CONTENT_TYPE = 'text/markdown; charset=utf-8';

@@ -435,26 +435,6 @@ const noteFields = {
 export const NoteV2 = z.object({ ...noteFields, epubLocation: z.array(z.unknown()).nullable() }).meta({ id: 'NoteV2' });
 export const NoteV1 = z.object({ ...noteFields, epubLocation: z.string().nullable() }).meta({ id: 'NoteV1' });
 
-/** Create-note body; `epubLocation` differs by generation (v2 array, v1 string). */
-export const createNoteBody = <L extends z.ZodType>(epubLocation: L) =>
-  z.object({
-    uuid: z.string().min(1).max(64),
-    color: z.string().min(1).max(32),
-    totalLength: z.number().int().min(1),
-    totalText: z.string().min(1).meta({ description: 'Plaintext in requests' }),
-    annotationText: z.string().nullable().optional(),
-    startPage: z.number().int().nullable().optional(),
-    startPageStartOffset: z.number().int().nullable().optional(),
-    startPageLength: z.number().int().nullable().optional(),
-    endPage: z.number().int().nullable().optional(),
-    endPageLength: z.number().int().nullable().optional(),
-    epubLocationStartCfi: z.string().nullable().optional(),
-    epubLocationEndCfi: z.string().nullable().optional(),
-    epubChapter: z.string().nullable().optional(),
-    epubLocationStartChar: z.string().nullable().optional(),
-    epubLocation: epubLocation.nullable().optional(),
-  });
-
 /** A non-negative position integer that fits the wire's int32. */
 const noteInt = (description: string) => z.number().int().min(0).max(2_147_483_647).nullable().optional().meta({ description });
 const epubString = (description: string) => z.string().max(2048).nullable().optional().meta({ description });
