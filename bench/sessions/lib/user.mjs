@@ -36,6 +36,8 @@ export const MODEL = {
 
 /** Simulated seconds of one session and the pause after it, on average. */
 export const MEAN_CYCLE_SECONDS = (MODEL.readSeconds[0] + MODEL.readSeconds[1]) / 2 + (MODEL.pauseSeconds[0] + MODEL.pauseSeconds[1]) / 2;
+/** The share of a cycle a user spends in a session. */
+const READING_SHARE = (MODEL.readSeconds[0] + MODEL.readSeconds[1]) / 2 / MEAN_CYCLE_SECONDS;
 
 const STORE_QUERIES = ['atlas', 'harbor', 'garden', 'ferry', 'lighthouse', 'birds', 'night', 'almanac'];
 /** Words of the sample's first chapter (each search finds something). */
@@ -54,9 +56,15 @@ export async function runUser(user, ctx) {
   const store = { ...jwt, 'x-svc-tenant-id': String(TENANT) };
   const get = (name, path, headers, expected = 200) => ctx.send(name, expected, { path, headers });
 
-  // The first session starts at a random point of a ramp as long as a mean cycle (session and pause):
-  // sessions then open at the steady rate from the start, and the window sees them in every phase.
+  // Each user starts at a random point of the ramp, in the state a user is found in at a random
+  // moment: reading (the share of a cycle spent reading), with part of a session left, or in a
+  // pause, with part of it left. Started at the beginning of a session instead, the window after
+  // a ramp of one cycle saw two thirds of the steady rate of sessions opening (a simulation of
+  // the timelines: 0.67; with this start 1.01, and reading 1.00 of the steady figure).
   await ctx.wait(random() * ctx.rampMs);
+  let share = 1;
+  if (random() < READING_SHARE) share = random();
+  else await sleep(between(MODEL.pauseSeconds) * random());
   while (!ctx.stopping()) {
     ctx.sessions.started += 1;
     // Open the app: the three screens the home tab shows, at once.
@@ -93,7 +101,8 @@ export async function runUser(user, ctx) {
     ]);
 
     // Read: a save every 30 s, a note now and then, one search in the book.
-    const saves = Math.max(1, Math.round(between(MODEL.readSeconds) / MODEL.saveEverySeconds));
+    const saves = Math.max(1, Math.round((between(MODEL.readSeconds) * share) / MODEL.saveEverySeconds));
+    share = 1;
     const searchAt = Math.floor(random() * saves);
     const positions = positionsOf(opened.body);
     for (let k = 0; k < saves && !ctx.stopping(); k++) {
