@@ -1,5 +1,5 @@
-// Reading sessions of many users through the running stack's gateway (issue
-// 37): each user opens the app, opens a book, reads (a position save every
+// Reading sessions of many users through the running stack's gateway: each
+// user opens the app, opens a book, reads (a position save every
 // 30 s of simulated time, now and then a note, one search in the book), goes
 // back to the library, sometimes searches the store or follows a purchase
 // redirect (lib/user.mjs). Reports per endpoint req/s, p50, p99, failures and

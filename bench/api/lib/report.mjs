@@ -14,7 +14,7 @@ export const TARGETS = {
   rssMb: 150,
 };
 
-/** Issue 37's targets for a run with the gateway's response cache off. */
+/** The targets of a run with the gateway's response cache off: the request the cache cannot answer. */
 export const UNCACHED_TARGETS = {
   ...TARGETS,
   read: { ratio: 0.3, p99: 50 },
@@ -23,7 +23,7 @@ export const UNCACHED_TARGETS = {
   gatewayCpuOverCached: 1.5,
 };
 
-/** The targets a run is judged on: issue 8's, or issue 37's when the gateway's cache was off. */
+/** The targets a run is judged on: the cached run's, or the uncached run's when the gateway's cache was off. */
 export const targetsOf = (result) => (result.uncached ? UNCACHED_TARGETS : TARGETS);
 
 /** Where a run's raw figures and README table go: `demo`, `scale`, `demo-uncached`, `scale-uncached`. */
@@ -117,7 +117,7 @@ function settledText(settled) {
     : `**the stack still at ${share} after ${settled.waitedSeconds} s of waiting**; `;
 }
 
-/** What the table's first line says of the gateway's response cache (runs before 2026-12-03 do not record it). */
+/** What the table's first line says of the gateway's response cache (older results do not record it). */
 function cacheText(result) {
   if (result.responseCacheTtlMs === undefined) return '';
   return result.responseCacheTtlMs === 0
@@ -198,10 +198,10 @@ export function scaleRatioTable(demo, scale) {
 
 /**
  * The gateway's CPU per answer for each read, with its response cache on and
- * off (issue 37: uncached at most 1.5 x cached), and what the services behind
- * it spent per uncached answer. The two runs are separate, so the table names
- * both; CPU per answer moves far less than req/s between runs of one session,
- * but still by up to 40 % between runs of one evening (README).
+ * off, against the target for their ratio, and what the services behind it
+ * spent per uncached answer. The two runs are separate, so the table names
+ * both: CPU per answer moves far less than req/s between runs, but it does
+ * move between days (README).
  */
 export function cacheCpuTable(cached, uncached) {
   const cachedByName = new Map(cached.rows.map((row) => [row.name, row]));

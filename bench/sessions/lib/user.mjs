@@ -59,8 +59,7 @@ export async function runUser(user, ctx) {
   // Each user starts at a random point of the ramp, in the state a user is found in at a random
   // moment: reading (the share of a cycle spent reading), with part of a session left, or in a
   // pause, with part of it left. Started at the beginning of a session instead, the window after
-  // a ramp of one cycle saw two thirds of the steady rate of sessions opening (a simulation of
-  // the timelines: 0.67; with this start 1.01, and reading 1.00 of the steady figure).
+  // a ramp of one cycle sees too few sessions opening and too many reading (README).
   await ctx.wait(random() * ctx.rampMs);
   let share = 1;
   if (random() < READING_SHARE) share = random();
