@@ -75,7 +75,23 @@ export async function readPdf(path: string, options: ReadPdfOptions): Promise<Pd
 
 type ToolOptions = { signal?: AbortSignal; timeoutMs: number; maxMemoryBytes: number };
 
+/** What a PDF starts with: `%PDF-` within its first KiB (readers accept a little junk before it, as poppler does). */
+async function assertPdfSignature(path: string): Promise<void> {
+  const file = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(1024);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    if (!head.subarray(0, bytesRead).includes('%PDF-')) {
+      const start = head.subarray(0, Math.min(bytesRead, 16)).toString('latin1').replace(/[^\x20-\x7e]/g, '.');
+      throw new InvalidContentError(`the file is not a PDF: a PDF starts with %PDF-, this one with ${JSON.stringify(start)}`);
+    }
+  } finally {
+    await file.close();
+  }
+}
+
 async function readWith(path: string, options: ReadPdfOptions, tool: ToolOptions, directory: string): Promise<Omit<PdfExtract, 'dispose'>> {
+  await assertPdfSignature(path);
   const info = (
     await run('pdfinfo', ['-enc', 'UTF-8', path], tool).catch((error: Error) => {
       if (!(error instanceof ToolError)) throw error;
