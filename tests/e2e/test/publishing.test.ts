@@ -140,6 +140,30 @@ with zipfile.ZipFile(sys.argv[1], 'w') as z:
   return { epub: epub!, pdf: pdf!, m4b: m4b!, bomb: bomb! };
 }
 
+const HOSTILE_EPUBS = join(import.meta.dirname, '..', '..', '..', 'services', 'reader', 'test', 'support', 'hostile-epubs.py');
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+
+/**
+ * The highest peak RSS (VmHWM) of the stack's reader processes, in MB: the
+ * node child of each replica's ./dev supervisor. Null when the stack is not
+ * this machine's ./dev stack.
+ */
+async function readerPeakRssMb(): Promise<number | null> {
+  const peaks: number[] = [];
+  for (let replica = 1; replica <= 8; replica += 1) {
+    const pidFile = join(ROOT, '.local', 'run', replica === 1 ? 'reader.pid' : `reader-${replica}.pid`);
+    const supervisor = (await readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0];
+    if (!supervisor) break;
+    const children = await exec('pgrep', ['-P', supervisor]).then(({ stdout }) => stdout.trim().split('\n').filter(Boolean), () => [] as string[]);
+    for (const pid of children) {
+      const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+      const kb = /^VmHWM:\s+(\d+) kB/m.exec(status)?.[1];
+      if (kb) peaks.push(Math.round(Number(kb) / 1024));
+    }
+  }
+  return peaks.length > 0 ? Math.max(...peaks) : null;
+}
+
 /** Asks again until `check` passes, for what happens asynchronously (ingest, other replicas' catalogs). */
 async function eventually<T>(probe: () => Promise<T>, check: (value: T) => boolean, { timeoutMs = 120_000, everyMs = 500 } = {}): Promise<T> {
   const until = Date.now() + timeoutMs;
@@ -288,6 +312,48 @@ describe.sequential('publishing through the publisher API (running stack)', () =
     await session(reader.access_token, 1, 1003);
     expect((await publisherApi(key, 'DELETE', `/issues/${created.body.id}`)).status).toBe(204);
   }, 300_000);
+
+  it('when every kind of hostile file is uploaded, then each ends failed with its reason, and no reader process grew by what the files inflate to', async () => {
+    // Python's zipfile writes them (reader's own hostile-file tests use the same script): bombs in
+    // and outside the spine, sizes that lie, entity expansion, too many entries, names outside the
+    // archive, a symbolic link, a duplicate name, a cut archive; then an HTML page sent as a PDF
+    // and an empty MP3.
+    const hostile = join(directory, 'hostile');
+    await exec('python3', [HOSTILE_EPUBS, hostile], { timeout: 180_000 });
+    await writeFile(join(hostile, 'page.pdf'), '<!doctype html><html><body><p>not a PDF</p></body></html>');
+    await writeFile(join(hostile, 'empty.mp3'), Buffer.alloc(0));
+    const files = [
+      ...['spine-bomb', 'image-bomb', 'ratio-bomb', 'lying-spine', 'lying-image', 'big-xml', 'entities', 'many-entries', 'slip-parent', 'slip-absolute', 'symlink', 'duplicate', 'truncated'].map(
+        (name) => ({ name: `${name}.epub`, type: 'epub', contentType: 'application/epub+zip' }),
+      ),
+      { name: 'page.pdf', type: 'pdf', contentType: 'application/pdf' },
+      { name: 'empty.mp3', type: 'audio', contentType: 'audio/mpeg' },
+    ];
+    const peakBefore = await readerPeakRssMb();
+    const uploaded: { name: string; id: number }[] = [];
+    for (const file of files) {
+      const created = await publisherApi(key, 'POST', '/issues', { name: `Hostile ${file.name} ${RUN}`, type: file.type });
+      expect(created.status, created.text).toBe(201);
+      const accepted = await upload(key, created.body.id, await readFile(join(hostile, file.name)), file.contentType);
+      // An empty body is refused at the door; everything else is taken and fails in its ingest.
+      expect([202, 422], `${file.name}: ${accepted.text}`).toContain(accepted.status);
+      if (accepted.status === 202) uploaded.push({ name: file.name, id: created.body.id });
+    }
+    for (const { name, id } of uploaded) {
+      const status = await untilIngested(key, id);
+      expect(status.state, `${name}: ${JSON.stringify(status)}`).toBe('failed');
+      expect(status.error, name).toMatch(/\w{3,}/);
+      expect(status.error, name).not.toMatch(/Error:|at [\w.]+ \(|node_modules/);
+      if (name === 'page.pdf') expect(status.error).toMatch(/not a PDF/);
+      if (name === 'spine-bomb.epub') expect(status.error).toMatch(/uncompressed, more than/);
+    }
+    await session(reader.access_token, 1, 1003);
+    const peakAfter = await readerPeakRssMb();
+    if (peakBefore !== null && peakAfter !== null) {
+      // Any one of these inflated in reader itself would add hundreds of MB, most of them GBs.
+      expect(peakAfter - peakBefore, `reader's peak RSS ${peakBefore} -> ${peakAfter} MB`).toBeLessThan(150);
+    }
+  }, 600_000);
 
   it('when priced and published, then each is in the library, the store and global search and OPDS, with its accessibility', async () => {
     expect((await publisherApi(key, 'POST', `/issues/${issues.epub}/publish`)).status).toBe(409);
