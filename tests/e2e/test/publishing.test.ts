@@ -109,12 +109,35 @@ async function buildCorpus(directory: string): Promise<Corpus> {
   await exec('python3', [join(directory, 'add-a11y.py'), join(directory, 'plain.epub'), join(directory, 'book.epub'), A11Y_META]);
 
   await writeFile(join(directory, 'magazine.html'), MAGAZINE_HTML);
-  await exec('soffice', ['--headless', `-env:UserInstallation=file://${directory}/lo-profile`, '--convert-to', 'pdf', '--outdir', directory, join(directory, 'magazine.html')], {
-    timeout: 120_000,
-  });
+  await exec(
+    'soffice',
+    ['--headless', `-env:UserInstallation=file://${directory}/lo-profile`, '--convert-to', 'pdf', '--outdir', directory, join(directory, 'magazine.html')],
+    {
+      timeout: 120_000,
+    },
+  );
 
   await writeFile(join(directory, 'chapters.txt'), CHAPTERS);
-  await exec('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=4', '-i', join(directory, 'chapters.txt'), '-map_metadata', '1', '-map_chapters', '1', '-c:a', 'aac', '-f', 'ipod', join(directory, 'book.m4b')]);
+  await exec('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=330:duration=4',
+    '-i',
+    join(directory, 'chapters.txt'),
+    '-map_metadata',
+    '1',
+    '-map_chapters',
+    '1',
+    '-c:a',
+    'aac',
+    '-f',
+    'ipod',
+    join(directory, 'book.m4b'),
+  ]);
 
   // A valid-looking EPUB whose one chapter inflates to 2 GB of spaces: it must end `failed`, reader up.
   await writeFile(
@@ -154,7 +177,10 @@ async function readerPeakRssMb(): Promise<number | null> {
     const pidFile = join(ROOT, '.local', 'run', replica === 1 ? 'reader.pid' : `reader-${replica}.pid`);
     const supervisor = (await readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0];
     if (!supervisor) break;
-    const children = await exec('pgrep', ['-P', supervisor]).then(({ stdout }) => stdout.trim().split('\n').filter(Boolean), () => [] as string[]);
+    const children = await exec('pgrep', ['-P', supervisor]).then(
+      ({ stdout }) => stdout.trim().split('\n').filter(Boolean),
+      () => [] as string[],
+    );
     for (const pid of children) {
       const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
       const kb = /^VmHWM:\s+(\d+) kB/m.exec(status)?.[1];
@@ -223,7 +249,10 @@ const storefrontIds = async (reader: Tokens): Promise<number[]> => {
   return library.body.data.flatMap((shelf: { data: { id: number }[] }) => shelf.data.map((issue) => issue.id));
 };
 const storeSearchIds = async (reader: Tokens, query: string): Promise<number[]> => {
-  const found = await api('GET', `/api/v2/search/store?query=${encodeURIComponent(query)}&scope=all`, { token: reader.access_token, headers: { ...TENANT, ...clientIp() } });
+  const found = await api('GET', `/api/v2/search/store?query=${encodeURIComponent(query)}&scope=all`, {
+    token: reader.access_token,
+    headers: { ...TENANT, ...clientIp() },
+  });
   expect(found.status).toBe(200);
   return found.body.data.map((issue: { id: number }) => issue.id);
 };
@@ -248,7 +277,11 @@ describe.sequential('publishing through the publisher API (running stack)', () =
     const [built, owner, loggedIn] = await Promise.all([buildCorpus(directory), sharedLogin('admin@example.com'), loginByEmail(readerEmail)]);
     corpus = built;
     reader = loggedIn;
-    const created = await api('POST', '/api/v2/publisher/api-keys', { token: owner.access_token, headers: { ...TENANT, ...clientIp() }, body: { name: `publishing e2e ${RUN}` } });
+    const created = await api('POST', '/api/v2/publisher/api-keys', {
+      token: owner.access_token,
+      headers: { ...TENANT, ...clientIp() },
+      body: { name: `publishing e2e ${RUN}` },
+    });
     expect(created.status, created.text).toBe(201);
     key = created.body.key;
     keyId = created.body.id;
@@ -257,12 +290,24 @@ describe.sequential('publishing through the publisher API (running stack)', () =
   afterAll(async () => {
     if (directory) await rm(directory, { recursive: true, force: true });
     // A store has at most 100 live keys: each run revokes its own.
-    if (keyId) await api('DELETE', `/api/v2/publisher/api-keys/${keyId}`, { token: (await sharedLogin('admin@example.com')).access_token, headers: { ...TENANT, ...clientIp() } });
+    if (keyId)
+      await api('DELETE', `/api/v2/publisher/api-keys/${keyId}`, {
+        token: (await sharedLogin('admin@example.com')).access_token,
+        headers: { ...TENANT, ...clientIp() },
+      });
   });
 
   it('when the three issues are created with the API key, then each is a draft with an id and nothing lists it', async () => {
     const drafts = [
-      { name: BOOK_TITLE, type: 'epub', authors: ['Marta Lindqvist'], publisher: 'Northwind Editions', lang: 'en', isbn: '978-3-16-148410-0', external_id: `NW-E2E-${RUN}-E` },
+      {
+        name: BOOK_TITLE,
+        type: 'epub',
+        authors: ['Marta Lindqvist'],
+        publisher: 'Northwind Editions',
+        lang: 'en',
+        isbn: '978-3-16-148410-0',
+        external_id: `NW-E2E-${RUN}-E`,
+      },
       { name: `Tide Tables ${RUN}`, type: 'pdf', authors: ['Harbour Office'], lang: 'en', external_id: `NW-E2E-${RUN}-P` },
       { name: `Harbour Voices ${RUN}`, type: 'audio', authors: ['Ines Varga'], lang: 'en', external_id: `NW-E2E-${RUN}-A` },
     ];
@@ -323,9 +368,21 @@ describe.sequential('publishing through the publisher API (running stack)', () =
     await writeFile(join(hostile, 'page.pdf'), '<!doctype html><html><body><p>not a PDF</p></body></html>');
     await writeFile(join(hostile, 'empty.mp3'), Buffer.alloc(0));
     const files = [
-      ...['spine-bomb', 'image-bomb', 'ratio-bomb', 'lying-spine', 'lying-image', 'big-xml', 'entities', 'many-entries', 'slip-parent', 'slip-absolute', 'symlink', 'duplicate', 'truncated'].map(
-        (name) => ({ name: `${name}.epub`, type: 'epub', contentType: 'application/epub+zip' }),
-      ),
+      ...[
+        'spine-bomb',
+        'image-bomb',
+        'ratio-bomb',
+        'lying-spine',
+        'lying-image',
+        'big-xml',
+        'entities',
+        'many-entries',
+        'slip-parent',
+        'slip-absolute',
+        'symlink',
+        'duplicate',
+        'truncated',
+      ].map((name) => ({ name: `${name}.epub`, type: 'epub', contentType: 'application/epub+zip' })),
       { name: 'page.pdf', type: 'pdf', contentType: 'application/pdf' },
       { name: 'empty.mp3', type: 'audio', contentType: 'audio/mpeg' },
     ];
@@ -370,16 +427,38 @@ describe.sequential('publishing through the publisher API (running stack)', () =
       expect(published.body).toMatchObject({ state: 'published', first_published_at: expect.any(String) });
     }
     const all = Object.values(issues);
-    expect(await eventually(() => storefrontIds(reader), (ids) => all.every((id) => ids.includes(id)), { timeoutMs: 15_000 })).toEqual(expect.arrayContaining(all));
-    expect(await eventually(() => storeSearchIds(reader, 'Lantern Coast'), (ids) => ids.includes(issues.epub!), { timeoutMs: 15_000 })).toContain(issues.epub);
+    expect(
+      await eventually(
+        () => storefrontIds(reader),
+        (ids) => all.every((id) => ids.includes(id)),
+        { timeoutMs: 15_000 },
+      ),
+    ).toEqual(expect.arrayContaining(all));
+    expect(
+      await eventually(
+        () => storeSearchIds(reader, 'Lantern Coast'),
+        (ids) => ids.includes(issues.epub!),
+        { timeoutMs: 15_000 },
+      ),
+    ).toContain(issues.epub);
     // Global search lists what the reader can read: the free magazine, not yet the book.
-    expect(await eventually(() => globalSearchIds(reader, `Tide Tables ${RUN}`), (ids) => ids.includes(issues.pdf!), { timeoutMs: 15_000 })).toContain(issues.pdf);
+    expect(
+      await eventually(
+        () => globalSearchIds(reader, `Tide Tables ${RUN}`),
+        (ids) => ids.includes(issues.pdf!),
+        { timeoutMs: 15_000 },
+      ),
+    ).toContain(issues.pdf);
     expect(await globalSearchIds(reader, 'Lantern Coast')).not.toContain(issues.epub);
 
     const deviceKey = await createDeviceKey(reader.access_token, 'publishing e2e');
-    const feed = await api('GET', `/opds/v2/search?query=${encodeURIComponent(BOOK_TITLE)}`, { headers: { host: NORTHWIND, ...basicAuth(readerEmail, deviceKey), ...clientIp() } });
+    const feed = await api('GET', `/opds/v2/search?query=${encodeURIComponent(BOOK_TITLE)}`, {
+      headers: { host: NORTHWIND, ...basicAuth(readerEmail, deviceKey), ...clientIp() },
+    });
     expect(feed.status, feed.text).toBe(200);
-    const publication = (feed.body.publications as { metadata: { title: string; accessibility?: Record<string, unknown> } }[]).find((item) => item.metadata.title === BOOK_TITLE);
+    const publication = (feed.body.publications as { metadata: { title: string; accessibility?: Record<string, unknown> } }[]).find(
+      (item) => item.metadata.title === BOOK_TITLE,
+    );
     expect(publication?.metadata.accessibility).toMatchObject({ accessMode: ['textual'], hazard: ['none'] });
   }, 120_000);
 
@@ -399,7 +478,10 @@ describe.sequential('publishing through the publisher API (running stack)', () =
 
     const opened = await session(reader.access_token, 1, issues.epub!);
     expect(opened.spine!.length).toBe(readingOrder.length);
-    const hits = await api('GET', `/api/v2/reader/issue-text-content?search=${CHAPTER_3_WORD}`, { token: reader.access_token, headers: { ...v2(1, opened.token), ...clientIp() } });
+    const hits = await api('GET', `/api/v2/reader/issue-text-content?search=${CHAPTER_3_WORD}`, {
+      token: reader.access_token,
+      headers: { ...v2(1, opened.token), ...clientIp() },
+    });
     expect(hits.status).toBe(200);
     expect(hits.body.length).toBeGreaterThan(0);
     // The hit's CFI names its spine item (/6/2 is the first): the document that holds the word.
@@ -432,7 +514,10 @@ describe.sequential('publishing through the publisher API (running stack)', () =
     const deviceKey = await createDeviceKey(reader.access_token, 'KOReader');
     const document = await koreaderDocumentOf(NORTHWIND, reader.access_token, issues.epub!);
     const headers = { host: NORTHWIND, accept: 'application/vnd.koreader.v1+json', 'x-auth-user': readerEmail, 'x-auth-key': md5(deviceKey), ...clientIp() };
-    const pushed = await api('PUT', '/kosync/syncs/progress', { headers, body: { document, progress: '/body/DocFragment[3]/body/p[1]/text().0', percentage: 0.5, device: 'Kobo', device_id: 'K1' } });
+    const pushed = await api('PUT', '/kosync/syncs/progress', {
+      headers,
+      body: { document, progress: '/body/DocFragment[3]/body/p[1]/text().0', percentage: 0.5, device: 'Kobo', device_id: 'K1' },
+    });
     expect(pushed.status, pushed.text).toBe(200);
     const continueReading = await api('GET', '/api/v2/user/continue-reading', { token: reader.access_token, headers: clientIp() });
     expect(continueReading.body.data[0].id).toBe(issues.epub);
@@ -442,8 +527,20 @@ describe.sequential('publishing through the publisher API (running stack)', () =
     const withdrawn = await publisherApi(key, 'POST', `/issues/${issues.epub}/withdraw`);
     expect(withdrawn.status).toBe(200);
     expect(withdrawn.body.state).toBe('withdrawn');
-    expect(await eventually(() => storefrontIds(reader), (ids) => !ids.includes(issues.epub!), { timeoutMs: 15_000 })).not.toContain(issues.epub);
-    expect(await eventually(() => storeSearchIds(reader, 'Lantern Coast'), (ids) => !ids.includes(issues.epub!), { timeoutMs: 15_000 })).not.toContain(issues.epub);
+    expect(
+      await eventually(
+        () => storefrontIds(reader),
+        (ids) => !ids.includes(issues.epub!),
+        { timeoutMs: 15_000 },
+      ),
+    ).not.toContain(issues.epub);
+    expect(
+      await eventually(
+        () => storeSearchIds(reader, 'Lantern Coast'),
+        (ids) => !ids.includes(issues.epub!),
+        { timeoutMs: 15_000 },
+      ),
+    ).not.toContain(issues.epub);
     const other = await loginByEmail(uniqueEmail('publishing-late'));
     expect((await api('GET', `/app/purchase/${issues.epub}?token=${other.access_token}`, { headers: { host: NORTHWIND, ...clientIp() } })).status).toBe(422);
 
@@ -458,16 +555,25 @@ describe.sequential('publishing through the publisher API (running stack)', () =
     const log = await api('GET', '/api/v2/publisher/audit-log?per_page=100', { token: owner.access_token, headers: { ...TENANT, ...clientIp() } });
     expect(log.status).toBe(200);
     const actions = (log.body.data as { action: string; target: string; actor: string }[]).filter((entry) => entry.target === `issue:${issues.epub}`);
-    expect(actions.map((entry) => entry.action)).toEqual(expect.arrayContaining(['issue.create', 'content.upload', 'offer.put', 'issue.publish', 'issue.withdraw']));
+    expect(actions.map((entry) => entry.action)).toEqual(
+      expect.arrayContaining(['issue.create', 'content.upload', 'offer.put', 'issue.publish', 'issue.withdraw']),
+    );
     expect(actions.every((entry) => entry.actor.startsWith('api-key:'))).toBe(true);
   });
 
   it('when the store takes back the magazine and the audiobook, then store 1 lists what it listed before', async () => {
     // The free magazine priced again first: a withdrawn free issue would stay readable, and so on every new reader's shelf.
-    expect((await publisherApi(key, 'PUT', `/issues/${issues.pdf}/offer`, { free: false, sale_mode: 'individual', prices: [{ currency: 'USD', amount: 1 }] })).status).toBe(200);
+    expect(
+      (await publisherApi(key, 'PUT', `/issues/${issues.pdf}/offer`, { free: false, sale_mode: 'individual', prices: [{ currency: 'USD', amount: 1 }] }))
+        .status,
+    ).toBe(200);
     for (const issueId of [issues.pdf!, issues.audio!]) expect((await publisherApi(key, 'POST', `/issues/${issueId}/withdraw`)).status).toBe(200);
     const ours = Object.values(issues);
-    const listed = await eventually(() => storefrontIds(reader), (ids) => !ours.some((id) => ids.includes(id)), { timeoutMs: 15_000 });
+    const listed = await eventually(
+      () => storefrontIds(reader),
+      (ids) => !ours.some((id) => ids.includes(id)),
+      { timeoutMs: 15_000 },
+    );
     for (const id of ours) expect(listed).not.toContain(id);
   });
 });

@@ -82,7 +82,10 @@ async function assertPdfSignature(path: string): Promise<void> {
     const head = Buffer.alloc(1024);
     const { bytesRead } = await file.read(head, 0, head.length, 0);
     if (!head.subarray(0, bytesRead).includes('%PDF-')) {
-      const start = head.subarray(0, Math.min(bytesRead, 16)).toString('latin1').replace(/[^\x20-\x7e]/g, '.');
+      const start = head
+        .subarray(0, Math.min(bytesRead, 16))
+        .toString('latin1')
+        .replace(/[^\x20-\x7e]/g, '.');
       throw new InvalidContentError(`the file is not a PDF: a PDF starts with %PDF-, this one with ${JSON.stringify(start)}`);
     }
   } finally {
