@@ -64,7 +64,9 @@ describe('publisher staff, API keys and audit log', () => {
     const editorCall = await api('GET', '/api/v2/publisher/staff', { token: editor.access_token, headers: { ...TENANT, ...clientIp() } });
     expect(editorCall.status).toBe(403);
     const staff = await asOwner('GET', '/staff');
-    expect(staff.body.data).toEqual(expect.arrayContaining([{ user_id: given.body.user_id, email, role: 'editor' }, expect.objectContaining({ email: 'admin@example.com', role: 'owner' })]));
+    expect(staff.body.data).toEqual(
+      expect.arrayContaining([{ user_id: given.body.user_id, email, role: 'editor' }, expect.objectContaining({ email: 'admin@example.com', role: 'owner' })]),
+    );
 
     const taken = await asOwner('PUT', '/staff', { email, role: 'none' });
     expect(taken.body).toMatchObject({ email, role: null });

@@ -9,7 +9,16 @@
 // After a broker outage the subscriptions are new and everything is dropped;
 // while it is down, `live()` is false and the cache is not used at all.
 import type { Logger } from '@folio/logger';
-import { accessChangeOf, ACCESS_CHANGED, ISSUES_CHANGED, issuesChangeOf, subscribeBroadcast, tenantUpdateOf, TENANT_UPDATED, type Broker } from '@folio/messaging';
+import {
+  accessChangeOf,
+  ACCESS_CHANGED,
+  ISSUES_CHANGED,
+  issuesChangeOf,
+  subscribeBroadcast,
+  tenantUpdateOf,
+  TENANT_UPDATED,
+  type Broker,
+} from '@folio/messaging';
 
 export interface DroppableCache {
   forget(scope?: { userId?: number; tenantId?: number }): void;
