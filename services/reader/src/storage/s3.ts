@@ -43,9 +43,6 @@ export class S3Storage implements ContentStorage {
   private readonly prefix: string;
 
   constructor(options: S3StorageOptions) {
-    // The SDK warns on every start that its releases from 2027 need Node 22; the platform runs
-    // Node 20 and pins the SDK by its lockfile, so the warning says nothing new in each log.
-    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     this.client = new S3Client({
       region: options.region,
       ...(options.endpoint && { endpoint: options.endpoint }),
