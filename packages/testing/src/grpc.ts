@@ -5,9 +5,16 @@ import { DomainError } from '@folio/errors';
 
 /** Handlers typed from a ts-proto service definition, as @folio/grpc's ServiceHandlers (without the call context). */
 export type StandInHandlers<D> = {
-  [K in keyof D]: D[K] extends { requestDeserialize: (bytes: Buffer) => infer Req; responseSerialize: (value: infer Res) => Buffer }
-    ? (request: Req) => Promise<Res>
-    : never;
+  [K in keyof D]: D[K] extends {
+    requestStream: true;
+    responseStream: false;
+    requestDeserialize: (bytes: Buffer) => infer Req;
+    responseSerialize: (value: infer Res) => Buffer;
+  }
+    ? (requests: AsyncIterable<Req>) => Promise<Res>
+    : D[K] extends { requestDeserialize: (bytes: Buffer) => infer Req; responseSerialize: (value: infer Res) => Buffer }
+      ? (request: Req) => Promise<Res>
+      : never;
 };
 
 /** One UNIMPLEMENTED handler per method of `definition` (a ts-proto service definition). */
