@@ -194,6 +194,26 @@ describe('publishing', () => {
       authors: { values: ['Lene Brandt', 'Ada Okonkwo'] },
       collections: { values: ['novelas'] },
     });
+    // An issue is published only once it is sold (the gateway checks): Ana's plan then covers it.
+    await t.commerce.seed(
+      {
+        issues: [
+          {
+            id: issue.id,
+            tenant_id: SUR,
+            name: issue.name,
+            type: 'epub',
+            free: false,
+            sale: 'individual',
+            licensing: 'standard',
+            prices: [{ currency: 'ARS', amount: 3000 }],
+          },
+        ],
+        access: [],
+        subscriptions: [],
+      },
+      { announce: true },
+    );
     const published = await t.client.setIssueState({ tenantId: SUR, issueId: issue.id, state: PUBLISHED });
     expect(published).toMatchObject({ changed: true, issue: { state: PUBLISHED, firstPublishedAt: expect.any(String) } });
     expect(await latest()).toContain(issue.id);
