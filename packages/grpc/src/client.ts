@@ -41,11 +41,24 @@ export interface CallSettings {
  * resolves to, so a peer given as all its replicas (`ipv4:a:p,b:p` from
  * `./dev up --replicas=N`, `dns:///name:port` of a headless Service in
  * Kubernetes) gets an even share of calls on each, and a replica that is gone
- * leaves the rotation as soon as its connection drops. With one address it
- * changes nothing. grpc-js's default, pick_first, would send everything to the
- * first replica.
+ * leaves the rotation as soon as its connection drops. grpc-js's default,
+ * pick_first, would send everything to the first replica.
  */
 const ROUND_ROBIN = [{ round_robin: {} }];
+
+/**
+ * One peer process (`host:port`, `unix:`): pick_first, grpc-js's default. Its
+ * channel, once its connection dropped, connects again on the next call and
+ * holds that call until it is connected; round robin instead fails calls at
+ * once while its only address waits out its reconnect backoff, so a peer
+ * restarted under a single-replica stack answered 503s for up to two seconds.
+ */
+const PICK_FIRST = [{ pick_first: {} }];
+
+/** Whether a target names several endpoints: a list (`ipv4:a:p,b:p`) or a name that resolves to each replica (`dns:`). */
+export function isBalancedTarget(address: string): boolean {
+  return /^dns:/.test(address) || (/^ipv[46]:/.test(address) && address.includes(','));
+}
 
 /**
  * A method that only reads: its name starts with one of these verbs (the
@@ -91,14 +104,15 @@ function readMethodNames(Constructor: unknown): { service: string; method: strin
 }
 
 /**
- * The service config of a client's channel (gRPC's JSON form): round robin,
+ * The service config of a client's channel (gRPC's JSON form): round robin
+ * over a target of several endpoints (pick_first over one),
  * and the retry policy on the client's read methods, named one by one so
  * that a method missing from the list is a write and is never retried.
  */
-export function serviceConfigFor(Constructor: unknown): string {
+export function serviceConfigFor(Constructor: unknown, address = 'dns:'): string {
   const reads = readMethodNames(Constructor);
   return JSON.stringify({
-    loadBalancingConfig: ROUND_ROBIN,
+    loadBalancingConfig: isBalancedTarget(address) ? ROUND_ROBIN : PICK_FIRST,
     methodConfig: reads.length ? [{ name: reads, retryPolicy: READ_RETRY }] : [],
   });
 }
@@ -111,7 +125,6 @@ export function serviceConfigFor(Constructor: unknown): string {
  * its retry policy to the service config (serviceConfigFor).
  */
 export const CHANNEL_OPTIONS = {
-  'grpc.service_config': JSON.stringify({ loadBalancingConfig: ROUND_ROBIN }),
   'grpc.keepalive_time_ms': 30_000,
   // Fail fast while a peer is down instead of queueing calls until the deadline.
   'grpc.enable_retries': 1,
@@ -199,7 +212,7 @@ export function createPromiseClient<C extends Client>(
   address: string,
   { defaultDeadlineMs = 2_000 }: { defaultDeadlineMs?: number } = {},
 ): PromiseClient<C> {
-  const raw = new Constructor(address, credentials.createInsecure(), { ...CHANNEL_OPTIONS, 'grpc.service_config': serviceConfigFor(Constructor) });
+  const raw = new Constructor(address, credentials.createInsecure(), { ...CHANNEL_OPTIONS, 'grpc.service_config': serviceConfigFor(Constructor, address) });
   return new Proxy({} as PromiseClient<C>, {
     get(_target, property) {
       if (property === 'close') return () => raw.close();

@@ -95,7 +95,9 @@ describe('a client of two replicas', () => {
   });
 
   it('when it names its read methods, then every Get/List/Search/Check/Verify/Authorize... is one and no write is', () => {
-    const config = JSON.parse(serviceConfigFor(identity.IdentityServiceClient)) as {
+    expect(JSON.parse(serviceConfigFor(identity.IdentityServiceClient, '127.0.0.1:50051')).loadBalancingConfig).toEqual([{ pick_first: {} }]);
+    expect(JSON.parse(serviceConfigFor(identity.IdentityServiceClient, 'unix:/run/identity.sock')).loadBalancingConfig).toEqual([{ pick_first: {} }]);
+    const config = JSON.parse(serviceConfigFor(identity.IdentityServiceClient, 'ipv4:127.0.0.1:50051,127.0.0.1:50151')) as {
       loadBalancingConfig: unknown;
       methodConfig: { name: { method: string }[] }[];
     };
