@@ -123,8 +123,9 @@ describe.skipIf(replicas < 2)(`one of ${replicas} replicas killed under load`, (
       await until(async () => !(await portOpen(victim.port)), 5_000, `${victim.name} down`).catch(() => 0);
       await until(() => portOpen(victim.port), 45_000, `${victim.name} listening again`);
       const backAt = Date.now();
-      // Its share returns: a fresh process counts from 0, so anything it answered came after the restart.
-      const servedAgainIn = await until(async () => (await answeredRequests(service, victim.metricsPort)) >= 5, 20_000, `${victim.name} answering again`).catch(
+      // Its share returns: a fresh process counts from 0, so anything it answered came after the restart. One
+      // call is enough: commerce sees few under this load, its callers keep its answers (catalog and reader, 30 s).
+      const servedAgainIn = await until(async () => (await answeredRequests(service, victim.metricsPort)) >= 1, 40_000, `${victim.name} answering again`).catch(
         (error: Error) => error,
       );
       await sleep(1_000);
