@@ -318,6 +318,9 @@ describe.sequential('publishing through the publisher API (running stack)', () =
       issues[draft.type as 'epub' | 'pdf' | 'audio'] = created.body.id;
     }
     expect((await publisherApi(key, 'GET', `/issues/${issues.epub}`)).body).toMatchObject({ isbn: '9783161484100', author: 'Marta Lindqvist' });
+    const edited = await publisherApi(key, 'PATCH', `/issues/${issues.epub}`, { description: 'Four chapters of a harbour town.' });
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.body).toMatchObject({ description: 'Four chapters of a harbour town.', name: BOOK_TITLE, state: 'draft' });
     const listed = await publisherApi(key, 'GET', '/issues?state=draft&per_page=100');
     expect(listed.body.data.map((issue: { id: number }) => issue.id)).toEqual(expect.arrayContaining(Object.values(issues)));
     expect(await storefrontIds(reader)).not.toContain(issues.epub);
@@ -422,6 +425,8 @@ describe.sequential('publishing through the publisher API (running stack)', () =
     for (const [issueId, offer] of offers) {
       const put = await publisherApi(key, 'PUT', `/issues/${issueId}/offer`, offer);
       expect(put.status, put.text).toBe(200);
+      // Priced, not yet on sale: a draft is sold only once published.
+      expect((await publisherApi(key, 'GET', `/issues/${issueId}/offer`)).body).toMatchObject({ issue_id: issueId, on_sale: false, free: offer.free });
       const published = await publisherApi(key, 'POST', `/issues/${issueId}/publish`);
       expect(published.status, published.text).toBe(200);
       expect(published.body).toMatchObject({ state: 'published', first_published_at: expect.any(String) });
