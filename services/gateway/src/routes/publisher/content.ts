@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { route } from '../../http/route.js';
 import { issueIdParams } from '../schemas.js';
 import { audit, PUBLISHER_TAG } from './common.js';
-import { Accessibility, publisherIssueOf } from './issues.js';
+import { Accessibility, accessibilityToWire, publisherIssueOf } from './issues.js';
 
 /** What each issue type takes as its file (reader checks the same). */
 const MEDIA_TYPES = {
@@ -109,17 +109,7 @@ function statusToWire(status: reader.ContentStatus | undefined): Wire {
           layout: metadata.layout === 'fixed' || metadata.layout === 'reflowable' ? metadata.layout : null,
           reading_progression: metadata.readingProgression === 'ltr' || metadata.readingProgression === 'rtl' ? metadata.readingProgression : 'auto',
           has_cover: metadata.hasCover,
-          accessibility: a11y
-            ? {
-                conforms_to: a11y.conformsTo,
-                access_modes: a11y.accessModes,
-                access_modes_sufficient: a11y.accessModesSufficient,
-                features: a11y.features,
-                hazards: a11y.hazards,
-                summary: a11y.summary ?? null,
-                certified_by: a11y.certifiedBy ?? null,
-              }
-            : null,
+          accessibility: accessibilityToWire(a11y),
         }
       : null,
     error: status.error ?? null,

@@ -88,19 +88,25 @@ const issueToWire = (issue: catalog.PublisherIssue | undefined): z.infer<typeof 
     created_at: issue.createdAt,
     updated_at: issue.updatedAt,
     number_of_pages: issue.numberOfPages ?? null,
-    accessibility: a11y
-      ? {
-          conforms_to: a11y.conformsTo,
-          access_modes: a11y.accessModes,
-          access_modes_sufficient: a11y.accessModesSufficient,
-          features: a11y.features,
-          hazards: a11y.hazards,
-          summary: a11y.summary ?? null,
-          certified_by: a11y.certifiedBy ?? null,
-        }
-      : null,
+    accessibility: accessibilityToWire(a11y),
   };
 };
+
+/** Catalog's Accessibility and reader's ContentAccessibility alike (the same fields), as the wire's snake_case. */
+export function accessibilityToWire(
+  a11y: (Omit<catalog.Accessibility, 'summary' | 'certifiedBy'> & { summary?: string; certifiedBy?: string }) | undefined,
+): z.infer<typeof Accessibility> | null {
+  if (!a11y) return null;
+  return {
+    conforms_to: a11y.conformsTo,
+    access_modes: a11y.accessModes,
+    access_modes_sufficient: a11y.accessModesSufficient,
+    features: a11y.features,
+    hazards: a11y.hazards,
+    summary: a11y.summary ?? null,
+    certified_by: a11y.certifiedBy ?? null,
+  };
+}
 
 const issueFields = {
   name: text(300, 'Title').min(1, 'The name field is required.'),
