@@ -15,6 +15,7 @@ import { clientIp, sharedLogin, type Tokens } from '../test/client.js';
 import {
   answeredRequests,
   api,
+  chaosNote,
   killService,
   loggedErrors,
   portOpen,
@@ -33,18 +34,6 @@ const replicas = await stackReplicas();
 
 let ana: Tokens;
 let epub: ReaderSessionBody;
-
-const note = (uuid: string) => ({
-  uuid,
-  color: 'green',
-  totalLength: 10,
-  totalText: 'The keeper',
-  epubLocationStartCfi: 'epubcfi(/6/2[chapter-1]!/4/2,/1:0,/1:10)',
-  epubLocationEndCfi: 'epubcfi(/6/2[chapter-1]!/4/2/1:10)',
-  epubChapter: 'text/chapter-1.xhtml',
-  epubLocationStartChar: '0',
-  epubLocation: ['text/chapter-1.xhtml', 'epubcfi(/6/2[chapter-1]!/4/2,/1:0,/1:10)'],
-});
 
 /**
  * Reads only (GET), together needing every service: identity (user, help),
@@ -81,7 +70,7 @@ function startWrites(pauseMs = 250) {
         const response = await api('POST', '/api/v2/reader/notes', {
           token: ana.access_token,
           headers: { ...v2(1, epub.token), ...clientIp() },
-          body: note(uuid),
+          body: chaosNote(uuid, 'green'),
         });
         written.push({ uuid, status: response.status, retryAfter: response.headers.get('retry-after') });
       } catch {

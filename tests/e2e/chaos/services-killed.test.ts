@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { session, STORE, v2, type ReaderSessionBody } from '../test/reader-helpers.js';
 import { clientIp, sharedLogin, type Tokens } from '../test/client.js';
 import {
+  chaosNote,
   api,
   killService,
   loggedErrors,
@@ -25,18 +26,6 @@ import {
 
 let ana: Tokens;
 let epub: ReaderSessionBody;
-
-const note = () => ({
-  uuid: uniqueName('chaos-note'),
-  color: 'yellow',
-  totalLength: 10,
-  totalText: 'The keeper',
-  epubLocationStartCfi: 'epubcfi(/6/2[chapter-1]!/4/2,/1:0,/1:10)',
-  epubLocationEndCfi: 'epubcfi(/6/2[chapter-1]!/4/2/1:10)',
-  epubChapter: 'text/chapter-1.xhtml',
-  epubLocationStartChar: '0',
-  epubLocation: ['text/chapter-1.xhtml', 'epubcfi(/6/2[chapter-1]!/4/2,/1:0,/1:10)'],
-});
 
 /**
  * One route per service family, each named for what it needs. Every request
@@ -103,7 +92,11 @@ describe('a service killed under load', () => {
     it(`when ${service} is killed and comes back, then only its routes fail, as 503 with Retry-After, and they recover within 15 s`, async () => {
       const load = startLoad(routes());
       // A note written before the kill must be there after it.
-      const written = await api('POST', '/api/v2/reader/notes', { token: ana.access_token, headers: { ...v2(1, epub.token), ...clientIp() }, body: note() });
+      const written = await api('POST', '/api/v2/reader/notes', {
+        token: ana.access_token,
+        headers: { ...v2(1, epub.token), ...clientIp() },
+        body: chaosNote(uniqueName('chaos-note')),
+      });
       expect(written.status).toBe(201);
       await new Promise((resolve) => setTimeout(resolve, 1_500));
 

@@ -220,3 +220,16 @@ export function summary(outcomes: Outcome[]): Record<string, Record<string, numb
 }
 
 export { api };
+
+/** A v2 note on chapter 1 of the EPUB the fault cases open, under the caller's uuid. */
+export const chaosNote = (uuid: string, color = 'yellow') => ({
+  uuid,
+  color,
+  totalLength: 10,
+  totalText: 'The keeper',
+  epubLocationStartCfi: 'epubcfi(/6/2[chapter-1]!/4/2,/1:0,/1:10)',
+  epubLocationEndCfi: 'epubcfi(/6/2[chapter-1]!/4/2/1:10)',
+  epubChapter: 'text/chapter-1.xhtml',
+  epubLocationStartChar: '0',
+  epubLocation: ['text/chapter-1.xhtml', 'epubcfi(/6/2[chapter-1]!/4/2,/1:0,/1:10)'],
+});
