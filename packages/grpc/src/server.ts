@@ -111,6 +111,24 @@ function wrap(logger: Logger, path: string, handler: (request: unknown, call: Ca
 }
 
 /**
+ * Options of every server. A caller keeps one HTTP/2 connection per replica it
+ * resolved, and resolves again only when a connection ends: without an age limit
+ * the replicas an autoscaler adds would get no calls from the callers that were
+ * already connected. Past its age (grpc-js adds +/-10 % jitter, so the callers do
+ * not all reconnect at once) the server asks the caller to go away; the caller
+ * opens a new connection, resolving the peer's headless Service again, while the
+ * calls in flight finish within the grace, which covers the longest deadline a
+ * caller gives (the gateway's UPLOAD_DEADLINE_MS for a streamed upload).
+ */
+export const SERVER_OPTIONS = {
+  'grpc.max_receive_message_length': 16 * 1024 * 1024,
+  // No channelz: see CHANNEL_OPTIONS.
+  'grpc.enable_channelz': 0,
+  'grpc.max_connection_age_ms': 5 * 60_000,
+  'grpc.max_connection_age_grace_ms': 10 * 60_000,
+} as const;
+
+/**
  * Starts a gRPC server with the given services and grpc.health.v1.
  * Port 0 picks a free port (component tests).
  */
@@ -121,10 +139,14 @@ export async function startGrpcServer(options: {
   /** A Unix socket to listen on as well (absolute path), for callers on the same host. */
   unixSocket?: string;
   services: ServiceRegistration<any>[];
+  /** How long a caller's connection may live before it must reconnect (SERVER_OPTIONS's by default; shorter in tests). */
+  maxConnectionAgeMs?: number;
 }): Promise<GrpcServer> {
   const { logger } = options;
-  // No channelz: see CHANNEL_OPTIONS.
-  const server = new Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024, 'grpc.enable_channelz': 0 });
+  const server = new Server({
+    ...SERVER_OPTIONS,
+    ...(options.maxConnectionAgeMs !== undefined && { 'grpc.max_connection_age_ms': options.maxConnectionAgeMs }),
+  });
   const statusMap: Record<string, 'SERVING' | 'NOT_SERVING'> = { '': 'SERVING' };
   for (const service of options.services) statusMap[service.name] = 'SERVING';
   const health = new HealthImplementation(statusMap);
