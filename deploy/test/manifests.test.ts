@@ -345,6 +345,24 @@ describe.each(overlayNames())('overlay %s', (overlay) => {
       }
     });
 
+    it('addresses every peer by a headless Service of its gRPC port, so that callers balance calls over its replicas', () => {
+      const kubeServices = objects.filter((object) => object.kind === 'Service');
+      for (const peer of byName.keys()) {
+        if (peer === 'gateway') continue;
+        const address = configMap?.data?.[`${peer.toUpperCase()}_ADDR`] ?? '';
+        // A ClusterIP Service balances connections, and a caller keeps one: every call would go to one pod.
+        const target = /^dns:\/\/\/([a-z0-9-]+):(\d+)$/.exec(address);
+        expect(target, `${peer.toUpperCase()}_ADDR=${address}`).not.toBeNull();
+        const [, serviceName, port] = target!;
+        const service = kubeServices.find((object) => object.metadata.name === serviceName);
+        expect(service, `Service ${serviceName}`).toBeDefined();
+        expect(service!.spec.clusterIP, `${serviceName} is headless`).toBe('None');
+        expect(selectorMatches({ matchLabels: service!.spec.selector }, byName.get(peer)!.podLabels), `${serviceName} selects ${peer}'s pods`).toBe(true);
+        expect(service!.spec.ports.map((p: { port: number; targetPort: string }) => [p.port, p.targetPort])).toEqual([[Number(port), 'grpc']]);
+        expect(Number(port), `${peer}'s gRPC port`).toBe(grpcPort(peer));
+      }
+    });
+
     it('lets only the gateway reach the reader media server', () => {
       const media = portOf(mainContainer(byName.get('reader')!), 'media')!;
       for (const [name, workload] of byName) {
