@@ -19,16 +19,18 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, s
 }
 
 /**
- * Redis key prefixes that one service writes and another reads (`<prefix>:<id>`),
+ * Redis key prefixes that one process writes and another reads (`<prefix>:<id>`),
  * declared once so the two sides cannot drift: identity writes session liveness
  * and user versions, reader writes reader-session liveness, the gateway reads
- * all three. Each stays a setting (tests give every run its own prefix); these
+ * all three; every reader replica writes and reads its users' reading state
+ * versions. Each stays a setting (tests give every run its own prefix); these
  * are the defaults of both sides.
  */
 export const SHARED_KEY_PREFIXES = {
   sessionLiveness: 'sess',
   readerSessionLiveness: 'rsess',
   userVersion: 'uver',
+  readingStateVersion: 'rver',
 } as const;
 
 /** Reusable pieces of environment schemas. */

@@ -1,8 +1,8 @@
 // Wires the reader service: database, content storage, the media HTTP server,
 // peers (identity, catalog, commerce), Redis (session liveness for the
-// gateway), the account.deleted consumer and the gRPC server. Tests start it
-// in-process on port 0 with a fresh database and a temporary storage
-// directory.
+// gateway, the users' reading state versions), the account.deleted consumer
+// and the gRPC server. Tests start it in-process on port 0 with a fresh
+// database and a temporary storage directory.
 import { createHmac } from 'node:crypto';
 import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
@@ -14,6 +14,7 @@ import { archiveLimitsOf, type ReaderConfig } from './config.js';
 import { KosyncRepository } from './data/kosync.js';
 import { ProgressionRepository } from './data/progression.js';
 import { RedisReaderSessionLiveness } from './data/session-liveness.js';
+import { RedisUserVersions } from './data/user-versions.js';
 import { MongoContentJobRepository } from './data/content-jobs.js';
 import { openReaderStore, type ManifestCache, type SessionCache, type UserPositionsCache, type UserSettingsCache } from './data/repositories.js';
 import { ContentLinks } from './domain/content.js';
@@ -72,15 +73,32 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
   try {
     const connection = await connectMongo(config.MONGO_URL);
     teardown.add(() => connection.close());
-    // A user's positions from memory; other replicas hear positions.changed once the broker is there (below).
+    // Session liveness for the gateway (data/session-liveness.ts) and the users' reading state
+    // versions (data/user-versions.ts). Auto-pipelined: the keys of one turn of the event loop go
+    // to Redis in one write, not one write each (Redis CPU per opened session 24-26 -> 16-17 µs,
+    // `pnpm bench:api -- --only=sessions`), and so do the versions every cached read asks.
+    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000, commandTimeout: 1_000, enableAutoPipelining: true });
+    redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
+    teardown.add(() =>
+      redis.quit().then(
+        () => undefined,
+        () => redis.disconnect(),
+      ),
+    );
+    const versionsOf = (aggregate: string) =>
+      new RedisUserVersions(redis, logger, { prefix: config.READING_STATE_VERSION_PREFIX, aggregate, cacheTtlMs: config.POSITION_CACHE_TTL_MS });
+    // A user's positions from memory while their version holds; other replicas hear positions.changed
+    // once the broker is there (below), which drops entries sooner.
     let announcePositions: (userId: number) => void = () => {};
     const positionCache: UserPositionsCache = {
       entries: new ReferenceCache({ ttlMs: config.POSITION_CACHE_TTL_MS, maxEntries: config.POSITION_CACHE_MAX_USERS }),
+      versions: versionsOf('positions'),
       changed: (userId) => announcePositions(userId),
     };
-    // The user's reader settings: same lifetime and announcement as the positions.
+    // The user's reader settings: same lifetime and announcement as the positions, a version of their own.
     const settingsCache: UserSettingsCache = {
       entries: new ReferenceCache({ name: 'reader-user-settings', ttlMs: config.POSITION_CACHE_TTL_MS, maxEntries: config.POSITION_CACHE_MAX_USERS }),
+      versions: versionsOf('settings'),
       changed: (userId) => announcePositions(userId),
     };
     const manifestCache: ManifestCache = {
@@ -117,18 +135,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     teardown.add(() => grpcPeers.close());
     const peers = new CachedAccessPeers(grpcPeers, { ttlMs: config.ACCESS_CACHE_TTL_MS, maxEntries: config.ACCESS_CACHE_MAX_ENTRIES });
 
-    // Session starts and ends, where the gateway reads them (data/session-liveness.ts).
-    // Auto-pipelined: the liveness keys of the sessions opened in one turn of the
-    // event loop go to Redis in one write, not one write each (Redis CPU per
-    // opened session 24-26 -> 16-17 µs, `pnpm bench:api -- --only=sessions`).
-    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000, commandTimeout: 1_000, enableAutoPipelining: true });
-    redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
-    teardown.add(() =>
-      redis.quit().then(
-        () => undefined,
-        () => redis.disconnect(),
-      ),
-    );
+    // Session starts and ends, where the gateway reads them.
     const liveness = new RedisReaderSessionLiveness(redis, logger, {
       prefix: config.READER_SESSION_LIVENESS_PREFIX,
       readerTokenTtlSeconds: config.READER_TOKEN_TTL_SECONDS,

@@ -34,11 +34,18 @@ export const configSchema = serviceEnv({ grpcPort: 50054, database: 'folio_reade
     ACCESS_CACHE_TTL_MS: env.int(30_000).pipe(z.number().min(0)),
     ACCESS_CACHE_MAX_ENTRIES: env.int(200_000).pipe(z.number().min(100)),
     /**
-     * A user's reading positions are kept in memory this long at most (dropped sooner by this
-     * replica's writes and every replica's positions.changed); 0: off.
+     * A user's reading positions and reader settings are kept in memory this long at most, and
+     * served only while the user's version (READING_STATE_VERSION_PREFIX) is the one they were
+     * loaded at; 0: off.
      */
     POSITION_CACHE_TTL_MS: env.int(60_000).pipe(z.number().min(0)),
     POSITION_CACHE_MAX_USERS: env.int(50_000).pipe(z.number().min(100)),
+    /**
+     * Redis key prefix of the users' reading state versions (`<prefix>:positions:<user id>`,
+     * `<prefix>:settings:<user id>`): a replica serves a cached position list or settings only
+     * while it is current, so a write through another replica shows on its next read.
+     */
+    READING_STATE_VERSION_PREFIX: env.string(SHARED_KEY_PREFIXES.readingStateVersion),
     /**
      * Sessions that exist are remembered this long at most (an ended one is dropped at once here
      * and, through sessions.ended, on the other replicas); 0: off.

@@ -33,6 +33,7 @@ import {
   type StructureDoc,
   type UserSettingsDoc,
 } from './schemas.js';
+import type { UserVersions } from './user-versions.js';
 
 type ManifestSummary = Omit<ManifestDoc, 'epub' | 'pdf' | 'audio'>;
 
@@ -249,13 +250,15 @@ export class MongoSessionRepository implements SessionRepository {
 
 /**
  * A user's reader settings as the settings cache keeps them: every
- * GET /reader/settings reads them, a PUT is rare. `changed` runs after every
- * write, after the entry is dropped here, and tells the other replicas (the
- * same announcement as positions: a user's reading state changed).
+ * GET /reader/settings reads them, a PUT is rare. After every write the
+ * user's version changes (`versions`, shared by every replica), the entry is
+ * dropped here and `changed` tells the other replicas (the same announcement
+ * as positions: a user's reading state changed).
  */
 export interface UserSettingsCache {
-  /** null: the user has saved none (most users), cached too: the writes that change it drop it. */
-  entries: ReferenceCache<number, UserSettingsDoc | null>;
+  /** null: the user has saved none (most users), cached too: the writes that change it change the version. */
+  entries: ReferenceCache<number, AtVersion<UserSettingsDoc | null>>;
+  versions: UserVersions;
   changed(userId: number): void;
 }
 
@@ -267,41 +270,62 @@ export class MongoUserSettingsRepository implements UserSettingsRepository {
 
   async find(userId: number): Promise<UserSettingsDoc | null> {
     const load = () => this.model.findOne({ _id: userId }).lean<UserSettingsDoc>().exec();
-    return this.cache ? this.cache.entries.get(userId, load) : load();
+    if (!this.cache) return load();
+    const { entries, versions } = this.cache;
+    const version = await versions.get(userId);
+    if (version === null) return load();
+    const cached = entries.peek(userId);
+    if (cached?.version === version) return cached.value;
+    const generation = entries.snapshot();
+    const settings = await load();
+    entries.setIfCurrent(userId, { version, value: settings }, generation);
+    return settings;
   }
 
-  async save(settings: UserSettingsDoc): Promise<void> {
-    try {
-      await upsertById(this.model, settings._id, settings);
-    } finally {
-      this.changed(settings._id);
-    }
+  save(settings: UserSettingsDoc): Promise<void> {
+    return writeUserState(this.cache, settings._id, () => upsertById(this.model, settings._id, settings));
   }
 
-  async delete(userId: number): Promise<number> {
-    try {
-      return (await this.model.deleteOne({ _id: userId }).exec()).deletedCount;
-    } finally {
-      this.changed(userId);
-    }
-  }
-
-  private changed(userId: number): void {
-    if (!this.cache) return;
-    this.cache.entries.delete(userId);
-    this.cache.changed(userId);
+  delete(userId: number): Promise<number> {
+    return writeUserState(this.cache, userId, async () => (await this.model.deleteOne({ _id: userId }).exec()).deletedCount);
   }
 }
 
 /**
  * A user's positions, most recently read first, as the position cache keeps
- * them (see MongoPositionRepository). `changed` runs after every write of a
- * user's positions, after the entry is dropped here: it tells the other
- * replicas.
+ * them (see MongoPositionRepository), with the user's version they were
+ * loaded at. After every write of a user's positions the version changes,
+ * the entry is dropped here and `changed` tells the other replicas.
  */
 export interface UserPositionsCache {
-  entries: ReferenceCache<number, PositionDoc[]>;
+  entries: ReferenceCache<number, AtVersion<PositionDoc[]>>;
+  versions: UserVersions;
   changed(userId: number): void;
+}
+
+/** A cached value and the user's version (UserVersions) it was loaded at: served only while that version is current. */
+export interface AtVersion<V> {
+  version: string;
+  value: V;
+}
+
+/**
+ * Runs a write of a user's reading state, then outdates what every replica
+ * cached of it, also when the write failed after it may have applied: the
+ * new version first, so that once the write is answered no replica serves
+ * what it loaded before; then this replica's entry and the broadcast, which
+ * only free memory sooner.
+ */
+async function writeUserState<T>(cache: UserSettingsCache | UserPositionsCache | undefined, userId: number, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    if (cache) {
+      await cache.versions.bump(userId);
+      cache.entries.delete(userId);
+      cache.changed(userId);
+    }
+  }
 }
 
 /** Users with more positions than this are read from the store each time (their list would crowd the cache). */
@@ -310,8 +334,10 @@ const CACHED_POSITIONS_PER_USER = 500;
 /**
  * With a cache, the continue-reading shelf, the settings and every position
  * check read a user's positions from memory: the first read loads all of
- * them (one query on `user_id`), every write of this process drops them, and
- * the other replicas drop theirs on positions.changed.
+ * them (one query on `user_id`), and each read after asks the user's version
+ * (one Redis GET, pipelined with the others of the moment), so a write
+ * through any replica is seen by the next read on every one. Without the
+ * version (Redis unreachable) every read goes to the store.
  */
 export class MongoPositionRepository implements PositionRepository {
   /** The saves of the same moment as one command: their filters hold for the position they write, as the batcher needs. */
@@ -332,12 +358,8 @@ export class MongoPositionRepository implements PositionRepository {
   }
 
   /** Last write wins: one document per (user, tenant, issue). */
-  async save(position: PositionDoc): Promise<void> {
-    try {
-      await upsertById(this.model, position._id, position);
-    } finally {
-      this.changed(position.user_id);
-    }
+  save(position: PositionDoc): Promise<void> {
+    return writeUserState(this.cache, position.user_id, () => upsertById(this.model, position._id, position));
   }
 
   /**
@@ -348,11 +370,7 @@ export class MongoPositionRepository implements PositionRepository {
    */
   async saveIfNewer(position: PositionDoc, onlyOver?: Date): Promise<boolean> {
     const filter = { _id: position._id, read_at: onlyOver ?? { $lte: position.read_at } };
-    try {
-      return await this.writeIfNewer(filter, position, onlyOver);
-    } finally {
-      this.changed(position.user_id);
-    }
+    return writeUserState(this.cache, position.user_id, () => this.writeIfNewer(filter, position, onlyOver));
   }
 
   // On the driver's collection: the domain built the position, and mongoose's
@@ -386,20 +404,22 @@ export class MongoPositionRepository implements PositionRepository {
     return { positions, total };
   }
 
-  async deleteAllOf(userId: number): Promise<number> {
-    try {
-      return (await this.model.deleteMany({ user_id: userId }).exec()).deletedCount;
-    } finally {
-      this.changed(userId);
-    }
+  deleteAllOf(userId: number): Promise<number> {
+    return writeUserState(this.cache, userId, async () => (await this.model.deleteMany({ user_id: userId }).exec()).deletedCount);
   }
 
-  /** Every position of the user, most recently read first (as `recent` sorts), or null without a cache or past the per-user bound. */
+  /**
+   * Every position of the user, most recently read first (as `recent` sorts),
+   * or null without a cache, without the user's version or past the per-user bound.
+   */
   private async cachedAllOf(userId: number): Promise<PositionDoc[] | null> {
     if (!this.cache) return null;
-    const cached = this.cache.entries.peek(userId);
-    if (cached) return cached;
-    const generation = this.cache.entries.snapshot();
+    const { entries, versions } = this.cache;
+    const version = await versions.get(userId);
+    if (version === null) return null;
+    const cached = entries.peek(userId);
+    if (cached?.version === version) return cached.value;
+    const generation = entries.snapshot();
     const all = await this.model
       .find({ user_id: userId })
       .sort({ read_at: -1, _id: 1 })
@@ -407,14 +427,8 @@ export class MongoPositionRepository implements PositionRepository {
       .lean<PositionDoc[]>()
       .exec();
     if (all.length > CACHED_POSITIONS_PER_USER) return null;
-    this.cache.entries.setIfCurrent(userId, all, generation);
+    entries.setIfCurrent(userId, { version, value: all }, generation);
     return all;
-  }
-
-  private changed(userId: number): void {
-    if (!this.cache) return;
-    this.cache.entries.delete(userId);
-    this.cache.changed(userId);
   }
 }
 

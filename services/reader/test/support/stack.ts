@@ -101,6 +101,8 @@ export async function startReaderStack(
     REDIS_URL: infra.redisUrl,
     // Session ids start at 1 in every fresh database: keys of their own.
     READER_SESSION_LIVENESS_PREFIX: uniqueName('rsess'),
+    // User ids too: versions of their own, so the stack's writes never reach another run's caches.
+    READING_STATE_VERSION_PREFIX: uniqueName('rver'),
     GRPC_PORT: '0',
     LOG_LEVEL: 'silent',
     IDENTITY_ADDR: identity.address,
