@@ -31,7 +31,7 @@ function fakeIdentity(keys: JWK[]) {
     client: {
       getJwks: async () => {
         fetches.push(Date.now());
-        return { keys: [...keys], jwksJson: '' };
+        return { keys: [...keys] };
       },
     } as never,
   };

@@ -118,9 +118,8 @@ export class AccessTokenVerifier {
     this.loading = (async () => {
       try {
         this.lastFetch = Date.now();
-        const { keys, jwksJson } = await this.identity.getJwks({});
-        // An identity from before the typed keys sends only the JSON text (rolling deploys).
-        const jwks: JSONWebKeySet = keys.length > 0 ? { keys: keys.map((key) => ({ ...key })) } : (JSON.parse(jwksJson) as JSONWebKeySet);
+        const { keys } = await this.identity.getJwks({});
+        const jwks: JSONWebKeySet = { keys: keys.map((key) => ({ ...key })) };
         this.keys = createLocalJWKSet(jwks);
         return this.keys;
       } finally {

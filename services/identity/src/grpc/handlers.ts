@@ -86,7 +86,7 @@ export function identityHandlers(app: UseCases): ServiceHandlers<typeof identity
 
     async getJwks() {
       const jwks = await app.keys.jwks();
-      return { keys: jwks.keys.map(publicJwkOf), jwksJson: JSON.stringify(jwks) };
+      return { keys: jwks.keys.map(publicJwkOf) };
     },
 
     async getUser(request) {
