@@ -76,8 +76,50 @@ describe('HTTP mapping', () => {
     expect(httpStatusOf(new DomainError(code, 'x'))).toBe(expected);
   });
 
-  it('when the spec fixes another status, then the hint wins', () => {
-    expect(httpStatusOf(failedPrecondition('free issue', 422))).toBe(422);
+  it.each([
+    ['INVALID_ARGUMENT', 'MALFORMED_REQUEST', 400],
+    ['INVALID_ARGUMENT', 'UNSUPPORTED_MEDIA_TYPE', 415],
+    ['RESOURCE_EXHAUSTED', 'FILE_TOO_LARGE', 413],
+    ['FAILED_PRECONDITION', 'LAST_OWNER', 409],
+    ['FAILED_PRECONDITION', 'KEY_LIMIT_REACHED', 409],
+    ['FAILED_PRECONDITION', 'ISSUE_TAKES_NO_FILE', 409],
+    ['FAILED_PRECONDITION', 'CHANGED_WHILE_SAVING', 409],
+    ['FAILED_PRECONDITION', 'NO_DIGITAL_CONTENT', 422],
+    ['FAILED_PRECONDITION', 'FILE_NOT_INGESTED', 422],
+    ['FAILED_PRECONDITION', 'CONTENT_INVALID', 422],
+    ['FAILED_PRECONDITION', 'NOT_FOR_SALE', 422],
+    ['FAILED_PRECONDITION', 'CALLER_CONTEXT_MISSING', 403],
+  ] as const)('when the code is %s with the reason %s, then the status is %i', (code, reason, expected) => {
+    expect(httpStatusOf(new DomainError(code, 'x', { reason }))).toBe(expected);
+  });
+
+  it('when a domain names a reason, then the table gives its status, also across the wire', () => {
+    expect(httpStatusOf(failedPrecondition('This issue is free: there is nothing to buy.', 'NOT_FOR_SALE'))).toBe(422);
+    const received = fromGrpcError(asServiceError(toGrpcError(failedPrecondition('The store must keep an owner.', 'LAST_OWNER'))));
+    expect(received.details.reason).toBe('LAST_OWNER');
+    expect(httpStatusOf(received)).toBe(409);
+  });
+
+  it('when the reason belongs to another code or is unknown, then the code decides', () => {
+    expect(httpStatusOf(new DomainError('NOT_FOUND', 'x', { reason: 'LAST_OWNER' }))).toBe(404);
+    for (const reason of ['SOMETHING_NEWER', 'toString', '__proto__']) {
+      expect(httpStatusOf(new DomainError('FAILED_PRECONDITION', 'x', { reason: reason as never }))).toBe(412);
+    }
+  });
+
+  it('when a reason is sent, then its status travels beside it for gateways of the release before', () => {
+    const sent = toGrpcError(failedPrecondition('This issue has no digital content to read.', 'NO_DIGITAL_CONTENT'));
+    const wire: unknown = JSON.parse(Buffer.from(sent.metadata.get('folio-error-details-bin')[0] as Buffer).toString('utf8'));
+    expect(wire).toEqual({ reason: 'NO_DIGITAL_CONTENT', httpStatus: 422 });
+  });
+
+  it('when a service of the release before sends only an HTTP status, then it is still honoured', () => {
+    const received = fromGrpcError(asServiceError(toGrpcError(new DomainError('FAILED_PRECONDITION', 'free issue', { httpStatus: 422 }))));
+    expect(httpStatusOf(received)).toBe(422);
+  });
+
+  it('when the reason and a legacy status disagree, then the reason wins', () => {
+    expect(httpStatusOf(new DomainError('FAILED_PRECONDITION', 'x', { reason: 'LAST_OWNER', httpStatus: 422 }))).toBe(409);
   });
 
   it('when the error is internal, then the body hides the message', () => {
@@ -87,7 +129,7 @@ describe('HTTP mapping', () => {
   it('when validation fails, then the body has message and errors', () => {
     expect(httpBodyOf(invalidArgument('bad', { q: ['too short'] }))).toEqual({ message: 'bad', errors: { q: ['too short'] } });
     expect(httpBodyOf(invalidArgument('This issue is free.'))).toEqual({ message: 'This issue is free.', errors: {} });
-    expect(httpBodyOf(new DomainError('INVALID_ARGUMENT', 'Not JSON.', { httpStatus: 400 }))).toEqual({ message: 'Not JSON.', errors: {} });
+    expect(httpBodyOf(new DomainError('INVALID_ARGUMENT', 'Not JSON.', { reason: 'MALFORMED_REQUEST' }))).toEqual({ message: 'Not JSON.', errors: {} });
     expect(httpBodyOf(new DomainError('NOT_FOUND', 'No such issue.'))).toEqual({ message: 'No such issue.' });
     expect(tooManyRequests('slow down', 30).details.retryAfterSeconds).toBe(30);
   });

@@ -17,12 +17,52 @@ export type ErrorCode =
   | 'UNIMPLEMENTED'
   | 'INTERNAL';
 
+/**
+ * What happened, named by the domain, where the code alone does not say how
+ * the HTTP edge answers (FAILED_PRECONDITION is 412, 409, 422 or 403 in the
+ * spec). A domain names the reason; the one table below, REASON_STATUS, turns
+ * (code, reason) into the HTTP status, so no service chooses a status itself.
+ */
+export type ErrorReason =
+  /** The request is not one the API takes at all (an unknown social provider): 400, not 422. */
+  | 'MALFORMED_REQUEST'
+  /** The file's media type is not one the issue takes. */
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  /** The file is over the upload size limit (not a rate limit's 429). */
+  | 'FILE_TOO_LARGE'
+  /** The change would leave a store without an owner. */
+  | 'LAST_OWNER'
+  /** The owner already holds as many keys (device or publisher API keys) as allowed. */
+  | 'KEY_LIMIT_REACHED'
+  /** The issue has no digital content to read or download (a physical issue). */
+  | 'NO_DIGITAL_CONTENT'
+  /** The file exists but is not served as a download until it is ingested again. */
+  | 'FILE_NOT_INGESTED'
+  /** The stored content breaks the limits it is read under, so nothing can be built from it. */
+  | 'CONTENT_INVALID'
+  /** The issue cannot be bought: off sale, free, pay-per-use, unpriced, or the store is free access. */
+  | 'NOT_FOR_SALE'
+  /** The issue's type takes no file. */
+  | 'ISSUE_TAKES_NO_FILE'
+  /** The record changed between reading and saving it; the client may try again. */
+  | 'CHANGED_WHILE_SAVING'
+  /** A service was called without the caller context it needs: a wiring bug of the caller, refused, never the client's fault. */
+  | 'CALLER_CONTEXT_MISSING';
+
 export interface ErrorDetails {
   /** Field name to reasons: the `errors` object of a 422 body. */
   fieldErrors?: Record<string, string[]>;
   /** Seconds a client should wait (429, 503). */
   retryAfterSeconds?: number;
-  /** Where the spec fixes a status the code alone cannot (FAILED_PRECONDITION is 412 or 422). */
+  /** What happened, where the code alone does not fix the HTTP status (REASON_STATUS). */
+  reason?: ErrorReason;
+  /**
+   * An exact HTTP status, set only by the gateway's own HTTP layer (it is the
+   * HTTP edge: a body that is not JSON is a 400 before any service is asked).
+   * Services name a `reason` instead; a service's `httpStatus` on the wire is
+   * still honoured for one release (the two-release rule), so a new gateway
+   * answers right while services of the release before are still running.
+   */
   httpStatus?: number;
 }
 
@@ -42,7 +82,8 @@ export const invalidArgument = (message: string, fieldErrors?: Record<string, st
 export const notFound = (message: string) => new DomainError('NOT_FOUND', message);
 export const permissionDenied = (message: string) => new DomainError('PERMISSION_DENIED', message);
 export const unauthenticated = (message = 'Unauthenticated.') => new DomainError('UNAUTHENTICATED', message);
-export const failedPrecondition = (message: string, httpStatus?: number) => new DomainError('FAILED_PRECONDITION', message, httpStatus ? { httpStatus } : {});
+export const failedPrecondition = (message: string, reason?: ReasonOf<'FAILED_PRECONDITION'>) =>
+  new DomainError('FAILED_PRECONDITION', message, reason ? { reason } : {});
 export const conflict = (message: string) => new DomainError('ABORTED', message);
 export const tooManyRequests = (message: string, retryAfterSeconds: number) => new DomainError('RESOURCE_EXHAUSTED', message, { retryAfterSeconds });
 export const unavailable = (message: string, retryAfterSeconds = 5) => new DomainError('UNAVAILABLE', message, { retryAfterSeconds });
@@ -79,6 +120,39 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   UNIMPLEMENTED: 501,
   INTERNAL: 500,
 };
+
+/**
+ * The one table from (code, reason) to an HTTP status other than the code's
+ * own: every reason belongs to exactly one code, and a reason sent with
+ * another code (or one this gateway does not know yet, from a newer service)
+ * falls back to the code's status.
+ */
+const REASON_STATUS = {
+  MALFORMED_REQUEST: { code: 'INVALID_ARGUMENT', status: 400 },
+  UNSUPPORTED_MEDIA_TYPE: { code: 'INVALID_ARGUMENT', status: 415 },
+  FILE_TOO_LARGE: { code: 'RESOURCE_EXHAUSTED', status: 413 },
+  LAST_OWNER: { code: 'FAILED_PRECONDITION', status: 409 },
+  KEY_LIMIT_REACHED: { code: 'FAILED_PRECONDITION', status: 409 },
+  ISSUE_TAKES_NO_FILE: { code: 'FAILED_PRECONDITION', status: 409 },
+  CHANGED_WHILE_SAVING: { code: 'FAILED_PRECONDITION', status: 409 },
+  NO_DIGITAL_CONTENT: { code: 'FAILED_PRECONDITION', status: 422 },
+  FILE_NOT_INGESTED: { code: 'FAILED_PRECONDITION', status: 422 },
+  CONTENT_INVALID: { code: 'FAILED_PRECONDITION', status: 422 },
+  NOT_FOR_SALE: { code: 'FAILED_PRECONDITION', status: 422 },
+  CALLER_CONTEXT_MISSING: { code: 'FAILED_PRECONDITION', status: 403 },
+} as const satisfies Record<ErrorReason, { code: ErrorCode; status: number }>;
+
+/** The reasons that belong to one code (a failedPrecondition takes only FAILED_PRECONDITION's). */
+export type ReasonOf<C extends ErrorCode> = { [R in ErrorReason]: (typeof REASON_STATUS)[R]['code'] extends C ? R : never }[ErrorReason];
+
+/** The table's status for the error's reason, when it has one this table knows for its code. */
+function reasonStatusOf(error: DomainError): number | undefined {
+  const { reason } = error.details;
+  // The details came off the wire as JSON: a reason may be any string, "toString" included.
+  if (typeof reason !== 'string' || !Object.hasOwn(REASON_STATUS, reason)) return undefined;
+  const row: { code: ErrorCode; status: number } = REASON_STATUS[reason];
+  return row.code === error.code ? row.status : undefined;
+}
 
 // Details travel as UTF-8 JSON in a binary (`-bin`) metadata entry: ASCII
 // metadata values reject anything outside printable ASCII, and field names and
@@ -182,7 +256,13 @@ export function toGrpcError(error: unknown): GrpcErrorReply {
   }
   try {
     const metadata = new Metadata();
-    metadata.set(DETAILS_KEY, Buffer.from(JSON.stringify(error.details), 'utf8'));
+    // For one release the status of a reason travels beside it as `httpStatus`, which is all
+    // a gateway of the release before reads (the two-release rule: both filled, the new one
+    // read first). In the release after, drop it here and drop a service's `httpStatus` in
+    // fromGrpcError (the gateway's own, set in-process, stays).
+    const legacyStatus = error.details.httpStatus === undefined ? reasonStatusOf(error) : undefined;
+    const details: ErrorDetails = legacyStatus === undefined ? error.details : { ...error.details, httpStatus: legacyStatus };
+    metadata.set(DETAILS_KEY, Buffer.from(JSON.stringify(details), 'utf8'));
     return { code: GRPC_CODE[error.code], details: error.message, metadata, isInternal: error.code === 'INTERNAL' };
   } catch {
     return internalReply();
@@ -213,8 +293,14 @@ export function fromGrpcError(error: ServiceError, method?: string): DomainError
   return domainError;
 }
 
+/**
+ * The HTTP status of an error: its reason's in REASON_STATUS, else an exact
+ * `httpStatus` (the gateway's own, or, for one release, one a service of the
+ * release before still sends), else its code's.
+ */
 export function httpStatusOf(error: DomainError): number {
-  return error.details.httpStatus ?? HTTP_STATUS[error.code];
+  const { httpStatus } = error.details;
+  return reasonStatusOf(error) ?? (typeof httpStatus === 'number' ? httpStatus : HTTP_STATUS[error.code]);
 }
 
 /**

@@ -28,7 +28,7 @@ describe('client-streaming calls', () => {
       for await (const message of requests) {
         if (!header) {
           header = message.header;
-          if (header?.mediaType === 'text/plain') throw new DomainError('INVALID_ARGUMENT', 'not a file type', { httpStatus: 415 });
+          if (header?.mediaType === 'text/plain') throw new DomainError('INVALID_ARGUMENT', 'not a file type', { reason: 'UNSUPPORTED_MEDIA_TYPE' });
           continue;
         }
         consumed += message.chunk?.length ?? 0;
@@ -93,7 +93,7 @@ describe('client-streaming calls', () => {
         yield { chunk: Buffer.alloc(MB) };
       }
     }
-    await expect(client.uploadContent(source())).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { httpStatus: 415 } });
+    await expect(client.uploadContent(source())).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { reason: 'UNSUPPORTED_MEDIA_TYPE' } });
     expect(produced).toBeLessThan(200);
   });
 
@@ -101,8 +101,8 @@ describe('client-streaming calls', () => {
     async function* source(): AsyncGenerator<reader.UploadContentRequest> {
       yield header('application/epub+zip');
       yield { chunk: Buffer.alloc(1024) };
-      throw new DomainError('INVALID_ARGUMENT', 'too large', { httpStatus: 413 });
+      throw new DomainError('RESOURCE_EXHAUSTED', 'too large', { reason: 'FILE_TOO_LARGE' });
     }
-    await expect(client.uploadContent(source())).rejects.toMatchObject({ message: 'too large', details: { httpStatus: 413 } });
+    await expect(client.uploadContent(source())).rejects.toMatchObject({ message: 'too large', details: { reason: 'FILE_TOO_LARGE' } });
   });
 });

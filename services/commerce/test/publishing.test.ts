@@ -150,7 +150,7 @@ describe('publishing: offers and grants', () => {
       await put(issueId, { onSale: false });
       expect(await accessOf(ana, issueId)).toMatchObject({ canBeBought: false, individuallyAcquirable: false });
       const draft = await failureOf(stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId }));
-      expect(draft).toMatchObject({ code: 'FAILED_PRECONDITION', details: { httpStatus: 422 } });
+      expect(draft).toMatchObject({ code: 'FAILED_PRECONDITION', details: { reason: 'NOT_FOR_SALE' } });
       expect(draft.message).toContain('not for sale');
 
       expect(await stack.commerce.setOfferOnSale({ tenantId: TENANT.northwind, issueId, onSale: true })).toEqual({ found: true });
@@ -161,7 +161,7 @@ describe('publishing: offers and grants', () => {
       await stack.commerce.setOfferOnSale({ tenantId: TENANT.northwind, issueId, onSale: false });
       expect((await stack.commerce.getOffer({ tenantId: TENANT.northwind, issueId })).offer?.onSale).toBe(false);
       const withdrawn = await failureOf(stack.commerce.startPurchase({ tenantId: TENANT.northwind, userId: ana, issueId }));
-      expect(withdrawn).toMatchObject({ code: 'FAILED_PRECONDITION', details: { httpStatus: 422 } });
+      expect(withdrawn).toMatchObject({ code: 'FAILED_PRECONDITION', details: { reason: 'NOT_FOR_SALE' } });
       // A cart opened while it was on sale cannot be paid any more.
       const page = (
         await stack.commerce.getCheckoutPage({ tenantId: TENANT.northwind, webSessionId: started.webSessionId, automaticallyOpenCheckout: true, lang: 'en' })

@@ -121,6 +121,6 @@ describe('social login', () => {
   it('when the provider is not one of the three, then it is a bad request (400)', async () => {
     const failure = await failureOf(t.client.socialLogin({ provider: identity.SocialProvider.SOCIAL_PROVIDER_UNSPECIFIED, accessToken: 'x', appTenantId: 1 }));
     expect(failure.code).toBe('INVALID_ARGUMENT');
-    expect(failure.details.httpStatus).toBe(400);
+    expect(failure.details.reason).toBe('MALFORMED_REQUEST');
   });
 });

@@ -214,12 +214,15 @@ describe('publishing: streamed upload and ingest jobs', () => {
     const world = await publishing();
     try {
       const big = Buffer.alloc(6 * MB, 1);
-      await expect(world.uploads.upload(header(9102), chunksOf(big))).rejects.toMatchObject({ code: 'RESOURCE_EXHAUSTED', details: { httpStatus: 413 } });
+      await expect(world.uploads.upload(header(9102), chunksOf(big))).rejects.toMatchObject({
+        code: 'RESOURCE_EXHAUSTED',
+        details: { reason: 'FILE_TOO_LARGE' },
+      });
       await expect(world.uploads.upload(header(9102, { declaredBytes: 6 * MB }), chunksOf(big))).rejects.toMatchObject({ code: 'RESOURCE_EXHAUSTED' });
       await expect(world.uploads.upload(header(9102, { declaredBytes: 100 }), chunksOf(epubA))).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
       await expect(world.uploads.upload(header(9102, { mediaType: 'application/pdf' }), chunksOf(epubA))).rejects.toMatchObject({
         code: 'INVALID_ARGUMENT',
-        details: { httpStatus: 415 },
+        details: { reason: 'UNSUPPORTED_MEDIA_TYPE' },
       });
       expect(await world.storage.list('1/9102/uploads')).toEqual([]);
       await expect(world.uploads.status(1, 9102)).rejects.toMatchObject({ code: 'NOT_FOUND' });

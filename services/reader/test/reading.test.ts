@@ -98,7 +98,7 @@ describe('last location', () => {
   });
 
   it('when the issue is physical or unknown, then 422 or 404', async () => {
-    await expect(save(USERS.ana, 1, 1005, { page: 1 })).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', details: { httpStatus: 422 } });
+    await expect(save(USERS.ana, 1, 1005, { page: 1 })).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', details: { reason: 'NO_DIGITAL_CONTENT' } });
     await expect(save(USERS.ana, 1, 424242, { page: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 

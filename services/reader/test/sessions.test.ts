@@ -132,7 +132,7 @@ describe('access and reader-tokens', () => {
   });
 
   it('when the issue is physical, then there is nothing to read (422)', async () => {
-    await expect(open(USERS.ana, 1005)).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', details: { httpStatus: 422 } });
+    await expect(open(USERS.ana, 1005)).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', details: { reason: 'NO_DIGITAL_CONTENT' } });
   });
 
   it('when the issue is not in the tenant, then it is NOT_FOUND', async () => {

@@ -65,7 +65,7 @@ export class Purchases {
     if (!offer) throw notFound('Issue not found.');
     const now = clock.now();
     const refusal = offerView(offer, tenant, now).saleRefusal;
-    if (refusal) throw failedPrecondition(REFUSALS[refusal], 422);
+    if (refusal) throw failedPrecondition(REFUSALS[refusal], 'NOT_FOR_SALE');
 
     try {
       await users.ensureMembership(request.userId, tenant.id);

@@ -11,12 +11,17 @@ import { isDomainError } from '../upstreams/breaker.js';
 export const INVALID_TOKEN_MESSAGE = 'The given data was invalid.';
 export const VALIDATION_MESSAGE = 'The given data was invalid.';
 
-/** An error with an exact HTTP status where the gRPC code table has none (400, 413, 415). */
+/**
+ * An error of the gateway's own HTTP layer with an exact status (400, 413,
+ * 415): the gateway is the HTTP edge, the one place that may choose a status
+ * itself. Services name a reason instead (ErrorReason in @folio/errors).
+ */
 export const httpError = (httpStatus: number, message: string, fieldErrors?: Record<string, string[]>) =>
   new DomainError(httpStatus >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT', message, { httpStatus, ...(fieldErrors && { fieldErrors }) });
 
 export const unauthorized = (message = INVALID_TOKEN_MESSAGE) => new DomainError('UNAUTHENTICATED', message);
-export const preconditionFailed = (message: string) => new DomainError('FAILED_PRECONDITION', message, { httpStatus: 412 });
+/** 412: FAILED_PRECONDITION's own status in the table. */
+export const preconditionFailed = (message: string) => new DomainError('FAILED_PRECONDITION', message);
 
 /** Seconds to wait when an error says "later" without saying how long. */
 const DEFAULT_RETRY_AFTER = { 429: 60, 503: 5 } as Record<number, number>;

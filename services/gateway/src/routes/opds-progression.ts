@@ -155,7 +155,9 @@ export const opdsProgressionRoutes = [
         },
       });
       // Refused, and the position gone since (the account erased): nothing to offer instead.
-      if (!result.progression) throw new DomainError('FAILED_PRECONDITION', 'The reading position changed while saving; try again.', { httpStatus: 409 });
+      if (!result.progression) {
+        throw new DomainError('FAILED_PRECONDITION', 'The reading position changed while saving; try again.', { reason: 'CHANGED_WHILE_SAVING' });
+      }
       return documentReply(result.saved ? 200 : 409, result.progression);
     },
   }),

@@ -310,7 +310,7 @@ export const opdsRoutes = [
         return jsonReply(200, MEDIA_TYPE.audiobook, audiobookManifest(self, `urn:folio:${ctx.tenant.id}:${ctx.params.issue_id}`, found));
       }
       const file = found.files[0];
-      if (!file) throw new DomainError('FAILED_PRECONDITION', 'This issue has no file to download.', { httpStatus: 422 });
+      if (!file) throw new DomainError('FAILED_PRECONDITION', 'This issue has no file to download.', { reason: 'NO_DIGITAL_CONTENT' });
       return { status: 302, headers: { Location: file.url, 'Cache-Control': 'no-store' } };
     },
   }),

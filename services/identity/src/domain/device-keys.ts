@@ -108,7 +108,7 @@ export class DeviceKeys {
     if (!(await this.accounts.user(request.userId))) throw unauthenticated('The given data was invalid.');
     if ((await this.keys.countOf(request.userId)) >= MAX_KEYS_PER_USER) {
       throw new DomainError('FAILED_PRECONDITION', `You already have ${MAX_KEYS_PER_USER} device keys: delete one you no longer use first.`, {
-        httpStatus: 409,
+        reason: 'KEY_LIMIT_REACHED',
       });
     }
     const key = randomBytes(24).toString('base64url');

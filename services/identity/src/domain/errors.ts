@@ -22,5 +22,5 @@ export function nulFieldErrors(fields: Record<string, string | null | undefined>
   return errors;
 }
 
-/** INVALID_ARGUMENT that the gateway must answer with 400, not 422 (e.g. an unknown social provider). */
-export const badRequest = (message: string) => new DomainError('INVALID_ARGUMENT', message, { httpStatus: 400 });
+/** INVALID_ARGUMENT that is not a request the API takes at all (an unknown social provider): 400 at the gateway, not 422. */
+export const badRequest = (message: string) => new DomainError('INVALID_ARGUMENT', message, { reason: 'MALFORMED_REQUEST' });

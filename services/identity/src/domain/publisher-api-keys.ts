@@ -84,7 +84,7 @@ export class PublisherApiKeys {
     if (/\p{Cc}/u.test(name)) throw invalidFields({ name: ['The name may not contain control characters.'] });
     if ((await this.keys.countLiveOf(request.tenantId)) >= MAX_LIVE_KEYS_PER_TENANT) {
       throw new DomainError('FAILED_PRECONDITION', `This store already has ${MAX_LIVE_KEYS_PER_TENANT} API keys: revoke one it no longer uses first.`, {
-        httpStatus: 409,
+        reason: 'KEY_LIMIT_REACHED',
       });
     }
     const key = `${PUBLISHER_API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;

@@ -34,7 +34,7 @@ export interface StaffMember {
 export const NOT_STAFF = 'You are not staff of this store.';
 const LAST_OWNER = 'The store must keep an owner: make someone else owner first.';
 
-const lastOwner = () => new DomainError('FAILED_PRECONDITION', LAST_OWNER, { httpStatus: 409 });
+const lastOwner = () => new DomainError('FAILED_PRECONDITION', LAST_OWNER, { reason: 'LAST_OWNER' });
 
 export class StaffDirectory {
   constructor(

@@ -31,7 +31,7 @@ export interface Caller {
 /** A call without a usable caller is a wiring bug of the caller, never the client's fault. */
 export function checkCaller(caller: Caller | undefined): Caller {
   if (!caller || caller.tenantId <= 0 || caller.userId <= 0 || caller.readerToken.length === 0) {
-    throw new DomainError('FAILED_PRECONDITION', 'The caller context (tenant, user, reader-token) is missing.', { httpStatus: 403 });
+    throw new DomainError('FAILED_PRECONDITION', 'The caller context (tenant, user, reader-token) is missing.', { reason: 'CALLER_CONTEXT_MISSING' });
   }
   return caller;
 }

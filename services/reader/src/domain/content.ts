@@ -158,7 +158,7 @@ export class ContentLinks {
       preview = await buildPreviewEpub(source, chapters, this.archiveLimits);
     } catch (error) {
       // A stored package that breaks the archive limits (stored before they held) is refused, not inflated.
-      if (error instanceof InvalidContentError) throw failedPrecondition(`The preview of this issue cannot be built: ${error.message}.`, 422);
+      if (error instanceof InvalidContentError) throw failedPrecondition(`The preview of this issue cannot be built: ${error.message}.`, 'CONTENT_INVALID');
       throw error;
     }
     await this.storage.put(key, preview);

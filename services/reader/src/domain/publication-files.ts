@@ -46,7 +46,7 @@ export class PublicationFiles {
   async get(input: { tenantId: number; userId: number; issueId: number }): Promise<{ contentType: string; title: string; files: PublicationFileView[] }> {
     const manifest = await this.deps.manifests.find(input.tenantId, input.issueId);
     if (!manifest) throw notFound('Issue not found.');
-    if (manifest.type === 'physical') throw failedPrecondition('This issue has no digital content to download.', 422);
+    if (manifest.type === 'physical') throw failedPrecondition('This issue has no digital content to download.', 'NO_DIGITAL_CONTENT');
     const access = await this.deps.peers.access(input.tenantId, input.userId, input.issueId);
     if (!access.canRead) throw permissionDenied('You do not have access to this issue.');
     const sign = (key: string) => this.deps.urls.signed(key, { notAfter: access.expiresAt });
@@ -61,7 +61,7 @@ export class PublicationFiles {
     if (manifest.epub)
       return { contentType: 'epub', title: manifest.title, files: [document(manifest.epub.file_key, 'application/epub+zip', manifest.epub.size)] };
     if (manifest.pdf) {
-      if (!manifest.pdf.file_key) throw failedPrecondition('This PDF is served as page images only until it is ingested again.', 422);
+      if (!manifest.pdf.file_key) throw failedPrecondition('This PDF is served as page images only until it is ingested again.', 'FILE_NOT_INGESTED');
       return { contentType: 'pdf', title: manifest.title, files: [document(manifest.pdf.file_key, 'application/pdf', manifest.pdf.size ?? 0)] };
     }
     if (manifest.audio) {
@@ -77,7 +77,7 @@ export class PublicationFiles {
         })),
       };
     }
-    throw failedPrecondition('This issue has no digital content to download.', 422);
+    throw failedPrecondition('This issue has no digital content to download.', 'NO_DIGITAL_CONTENT');
   }
 
   /**

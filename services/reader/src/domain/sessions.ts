@@ -91,7 +91,7 @@ export class ReaderSessions {
   async readableManifest(tenantId: number, issueId: number, options: { structure?: boolean } = {}): Promise<ContentManifest> {
     const manifest = options.structure === false ? await this.deps.manifests.findSummary(tenantId, issueId) : await this.deps.manifests.find(tenantId, issueId);
     if (!manifest) throw notFound('Issue not found.');
-    if (manifest.type === 'physical') throw failedPrecondition('This issue has no digital content to read.', 422);
+    if (manifest.type === 'physical') throw failedPrecondition('This issue has no digital content to read.', 'NO_DIGITAL_CONTENT');
     return manifest;
   }
 

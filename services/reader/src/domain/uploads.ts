@@ -135,9 +135,9 @@ export const versionOf = (contentHash: string) => contentHash.slice(0, 12);
 const MB = 1024 * 1024;
 const formatMb = (bytes: number) => `${Math.round(bytes / MB)} MB`;
 
-/** Over the size limit: RESOURCE_EXHAUSTED, which the HTTP side answers 413 (not a rate limit's 429). */
+/** Over the size limit: RESOURCE_EXHAUSTED for a file too large (413 at the HTTP side, not a rate limit's 429). */
 export const tooLarge = (maxBytes: number) =>
-  new DomainError('RESOURCE_EXHAUSTED', `The file is larger than the ${formatMb(maxBytes)} allowed for one upload.`, { httpStatus: 413 });
+  new DomainError('RESOURCE_EXHAUSTED', `The file is larger than the ${formatMb(maxBytes)} allowed for one upload.`, { reason: 'FILE_TOO_LARGE' });
 
 export class ContentUploads {
   private readonly now: () => Date;
@@ -274,7 +274,7 @@ export class ContentUploads {
         'INVALID_ARGUMENT',
         `${ISSUE_KIND[issueType]} takes ${MEDIA_TYPES[issueType].join(', ')}, not ${header.mediaType || 'an unnamed type'}.`,
         {
-          httpStatus: 415,
+          reason: 'UNSUPPORTED_MEDIA_TYPE',
           fieldErrors: { 'Content-Type': [`must be ${MEDIA_TYPES[issueType].join(' or ')}`] },
         },
       );

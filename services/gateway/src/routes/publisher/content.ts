@@ -144,13 +144,13 @@ export const publisherContentRoutes = [
       const issue = await publisherIssueOf(ctx, issueId);
       const { upload } = ctx;
       const accepted = MEDIA_TYPES[issue.type as keyof typeof MEDIA_TYPES] as readonly string[] | undefined;
-      if (!accepted) throw new DomainError('FAILED_PRECONDITION', `This issue (${issue.type}) takes no file.`, { httpStatus: 409 });
+      if (!accepted) throw new DomainError('FAILED_PRECONDITION', `This issue (${issue.type}) takes no file.`, { reason: 'ISSUE_TAKES_NO_FILE' });
       if (!accepted.includes(upload.mediaType)) {
         throw new DomainError(
           'INVALID_ARGUMENT',
           `${ISSUE_KIND[issue.type as keyof typeof MEDIA_TYPES]} takes ${accepted.join(', ')}, not ${upload.mediaType}.`,
           {
-            httpStatus: 415,
+            reason: 'UNSUPPORTED_MEDIA_TYPE',
             fieldErrors: { 'Content-Type': [`must be ${accepted.join(' or ')}`] },
           },
         );
