@@ -1,6 +1,7 @@
 // Help subjects and help requests (routed by identity through events).
 import { z } from 'zod';
 import { route } from '../http/route.js';
+import { helpSubjectsToWire } from '../render/help.js';
 
 export const helpRoutes = [
   route({
@@ -18,8 +19,9 @@ export const helpRoutes = [
       },
     },
     handler: async ({ appTenantId, lang, services }) => {
-      const { subjects } = await services.identity.listHelpSubjects({ appTenantId, lang });
-      return { status: 200, body: Object.fromEntries(subjects.map((subject) => [subject.key, subject.label])) };
+      // `lang` is deprecated and left unset: the subjects are labelled here, from their stored labels.
+      const { subjects } = await services.identity.listHelpSubjects({ appTenantId, lang: '' });
+      return { status: 200, body: helpSubjectsToWire(subjects, lang) };
     },
   }),
   route({

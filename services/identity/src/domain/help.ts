@@ -1,4 +1,4 @@
-// Help intake: the subjects a given app offers, in the user's language, and
+// Help intake: the subjects a given app offers, with their stored labels, and
 // the submission of a request, which is published as `help.requested` and
 // routed asynchronously (support e-mail, engineering, messaging channel).
 // `delete-account-and-data` from a non-admin also requests the erasure of
@@ -26,6 +26,21 @@ export interface HelpSubmission {
   appBaseVersion?: string | undefined;
 }
 
+/** A help subject as offered: its key and its label per language. */
+export interface HelpSubject {
+  key: string;
+  labels: Record<string, string>;
+}
+
+function labelsOf(labelsByLang: Record<string, Record<string, string>>, key: string): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const [lang, byKey] of Object.entries(labelsByLang)) {
+    const label = byKey[key];
+    if (typeof label === 'string') labels[lang] = label;
+  }
+  return labels;
+}
+
 export class HelpDesk {
   constructor(
     private readonly store: Pick<IdentityStores, 'helpConfig' | 'users'>,
@@ -33,23 +48,25 @@ export class HelpDesk {
     private readonly events: EventSink,
   ) {}
 
-  /** The dataset's subjects in order, minus the app tenant's hidden ones and generic-app-only ones in branded apps. */
-  async subjects(appTenantId: number, lang: string): Promise<{ key: string; label: string }[]> {
+  /**
+   * The dataset's subjects in order, minus the app tenant's hidden ones and
+   * generic-app-only ones in branded apps, each with its labels as stored
+   * (language to text): which one a client sees is the gateway's choice.
+   */
+  async subjects(appTenantId: number): Promise<HelpSubject[]> {
     const tenant = await this.tenants.appTenant(appTenantId);
     const config = await this.store.helpConfig.get();
     if (!config) return [];
     const hidden = new Set(tenant.help_subjects_hidden ?? []);
     const genericOnly = new Set(tenant._id === DEFAULT_TENANT_ID ? [] : config.generic_app_only);
-    const labels = config.labels[langOf(lang)] ?? {};
-    const english = config.labels.en ?? {};
-    return config.subjects.filter((key) => !hidden.has(key) && !genericOnly.has(key)).map((key) => ({ key, label: labels[key] ?? english[key] ?? key }));
+    return config.subjects.filter((key) => !hidden.has(key) && !genericOnly.has(key)).map((key) => ({ key, labels: labelsOf(config.labels, key) }));
   }
 
   async submit(request: HelpSubmission): Promise<void> {
     const user = request.userId > 0 ? await this.store.users.findById(request.userId) : null;
     if (!user) throw invalidCredentials();
     const appTenantId = appTenantIdOf(request.appTenantId);
-    const offered = await this.subjects(appTenantId, 'en');
+    const offered = await this.subjects(appTenantId);
     const config = await this.store.helpConfig.get();
 
     const errors: Record<string, string[]> = {};

@@ -23,6 +23,7 @@ import {
   staffRoleName,
   toAuditEntry,
   toDeviceKey,
+  toHelpSubject,
   toPublisherApiKey,
   toStaffGrant,
   toStaffMember,
@@ -123,7 +124,9 @@ export function identityHandlers(app: UseCases): ServiceHandlers<typeof identity
     },
 
     async listHelpSubjects(request) {
-      return { subjects: await app.help.subjects(request.appTenantId, request.lang) };
+      const subjects = await app.help.subjects(request.appTenantId);
+      // `lang` only labels the deprecated field, for a gateway of the release before.
+      return { subjects: subjects.map((subject) => toHelpSubject(subject, request.lang)) };
     },
 
     async submitHelpRequest(request) {

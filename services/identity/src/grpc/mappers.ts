@@ -2,6 +2,8 @@
 import { identity } from '@folio/proto';
 import type { AuditEntry } from '../domain/audit-log.js';
 import type { DeviceKeyView, SecretForm } from '../domain/device-keys.js';
+import type { HelpSubject } from '../domain/help.js';
+import { langOf } from '../domain/ports.js';
 import type { PublisherApiKeyView } from '../domain/publisher-api-keys.js';
 import type { PushPlatform } from '../domain/push.js';
 import type { TokenPair } from '../domain/sessions.js';
@@ -53,6 +55,16 @@ function readerDefaultsOf(reader: unknown): identity.TenantReaderDefaults {
     extras: Array.isArray(defaults.extras) ? defaults.extras.filter((extra): extra is string => typeof extra === 'string') : [],
     customStyles: isRecord(defaults.customStyles) ? defaults.customStyles : undefined,
   };
+}
+
+/**
+ * A help subject with its labels; the deprecated `label` is the one in the
+ * caller's language (else English, else the key), as a gateway of the
+ * release before shows it.
+ */
+export function toHelpSubject(subject: HelpSubject, lang: string): identity.HelpSubject {
+  const label = subject.labels[langOf(lang)] ?? subject.labels.en ?? subject.key;
+  return { key: subject.key, label, labels: subject.labels };
 }
 
 export function toUser(user: UserRecord, tenants: TenantRecord[]): identity.User {
