@@ -3,7 +3,7 @@
 // the users' reading state versions alone (data/user-versions.ts) must make a
 // write through one replica show on the other's very next read, and an
 // unreachable Redis must send reads to the store, never to a cached entry.
-import { createLogger } from '@folio/logger';
+import { createLogger, type Logger } from '@folio/logger';
 import { ReferenceCache } from '@folio/messaging';
 import { freshDatabase, startTcpProxy, testInfra, uniqueName, type TcpProxy } from '@folio/testing';
 import { Redis } from 'ioredis';
@@ -18,6 +18,13 @@ import { freePort } from './support/stack.js';
 const CACHE_TTL_MS = 600_000;
 const logger = createLogger({ service: 'reader-test', level: 'silent' });
 
+/** A logger whose lines the test reads back. */
+function recordingLogger() {
+  const lines: { level: number; msg: string }[] = [];
+  const destination = { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) };
+  return { logger: createLogger({ service: 'reader-test', level: 'warn', destination }), warnings: () => lines.filter((line) => line.level === 40) };
+}
+
 describe("a user's positions and settings cached on two replicas", () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
   const prefix = uniqueName('rver');
@@ -30,12 +37,12 @@ describe("a user's positions and settings cached on two replicas", () => {
     clients.push(redis);
     return redis;
   };
-  const versionsOf = (redis: Redis, aggregate: string) => new RedisUserVersions(redis, logger, { prefix, aggregate, cacheTtlMs: CACHE_TTL_MS });
+  const versionsOf = (redis: Redis, aggregate: string, log: Logger) => new RedisUserVersions(redis, log, { prefix, aggregate, cacheTtlMs: CACHE_TTL_MS });
   /** One replica's store: its own caches, the shared store and Redis; no broadcast. */
-  const replicaOn = (redis: Redis): Promise<MongoReaderStore> =>
+  const replicaOn = (redis: Redis, log: Logger = logger): Promise<MongoReaderStore> =>
     openReaderStore(db.connection, {
-      positions: { entries: new ReferenceCache({ ttlMs: CACHE_TTL_MS, maxEntries: 100 }), versions: versionsOf(redis, 'positions'), changed: () => {} },
-      settings: { entries: new ReferenceCache({ ttlMs: CACHE_TTL_MS, maxEntries: 100 }), versions: versionsOf(redis, 'settings'), changed: () => {} },
+      positions: { entries: new ReferenceCache({ ttlMs: CACHE_TTL_MS, maxEntries: 100 }), versions: versionsOf(redis, 'positions', log), changed: () => {} },
+      settings: { entries: new ReferenceCache({ ttlMs: CACHE_TTL_MS, maxEntries: 100 }), versions: versionsOf(redis, 'settings', log), changed: () => {} },
     });
   const ready = async (redis: Redis) => {
     await redis.ping();
@@ -157,5 +164,27 @@ describe("a user's positions and settings cached on two replicas", () => {
 
     expect(await shelf(cut, userId)).toEqual([1001]);
     expect((await cut.settings.find(userId))?.theme).toBe('sepia');
+  });
+
+  it('when Redis stops answering, then reads and writes answer from the store after at most one command timeout, with one warning', async () => {
+    const userId = 107;
+    const { port } = new URL(testInfra().redisUrl);
+    const proxy = await startTcpProxy('127.0.0.1', Number(port || 6379));
+    proxies.push(proxy);
+    const { logger: recording, warnings } = recordingLogger();
+    const hung = await replicaOn(await ready(redisAt(`redis://127.0.0.1:${proxy.port}`)), recording);
+    expect(await shelf(hung, userId)).toEqual([]);
+
+    proxy.hold();
+    await first.positions.save(position(userId, 1001, new Date('2026-12-01T10:00:00Z')));
+    const started = Date.now();
+
+    expect(await shelf(hung, userId)).toEqual([1001]); // waited for the GET's timeout, then the store
+    await hung.positions.save(position(userId, 1003, new Date('2026-12-01T11:00:00Z'))); // its version write times out too
+    for (let read = 0; read < 20; read++) expect(await shelf(hung, userId)).toEqual([1003, 1001]);
+
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(warnings().length).toBe(1);
+    proxy.release();
   });
 });

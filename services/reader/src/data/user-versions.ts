@@ -23,7 +23,7 @@ export interface UserVersions {
 
 /** A warning about Redis at most this often, not one per request. */
 const WARN_EVERY_MS = 10_000;
-/** After a failed read of a version, reads go straight to the store this long instead of waiting on Redis each. */
+/** After a failed command, reads go straight to the store this long instead of each waiting on Redis (a write still tries). */
 const SKIP_AFTER_FAILURE_MS = 1_000;
 /** A version key outlives the cache entries loaded at it (they would only be reloaded otherwise), and at least this. */
 const MIN_KEY_TTL_MS = 600_000;
@@ -69,6 +69,7 @@ export class RedisUserVersions implements UserVersions {
     try {
       await this.redis.set(this.keyOf(userId), this.nextValue(), 'PX', this.keyTtlMs);
     } catch (error) {
+      this.skipUntil = Date.now() + SKIP_AFTER_FAILURE_MS;
       // Replicas that reach Redis may answer their cached entry until positions.changed drops it.
       this.warn(error, 'reading state version not written; other replicas see the write once positions.changed arrives');
     }
