@@ -53,11 +53,16 @@ const open = async (userId: number, issueId: number, tenantId = 1, preview = fal
 /** The session of a reader-token, verified for the tenant as the gateway does before it searches. */
 const sessionOf = async (readerToken: string, tenantId: number) => (await stack.client.verifyReaderToken({ readerToken, expectedTenantId: tenantId })).context;
 
+/** A search of the session's issue, as the gateway asks it (the deprecated `api` unset). */
 const searchV2 = async (readerToken: string, search: string, tenantId = 1) =>
-  stack.client.searchIssueText({ session: await sessionOf(readerToken, tenantId), search, api: reader.SearchApi.SEARCH_API_V2 });
+  stack.client.searchIssueText({ session: await sessionOf(readerToken, tenantId), search, api: reader.SearchApi.SEARCH_API_UNSPECIFIED });
 
+/** A search of a named issue, as v1 asks it. */
 const searchV1 = async (readerToken: string, search: string, issueId: number, tenantId = 1) =>
-  stack.client.searchIssueText({ session: await sessionOf(readerToken, tenantId), search, api: reader.SearchApi.SEARCH_API_V1, issueId });
+  stack.client.searchIssueText({ session: await sessionOf(readerToken, tenantId), search, api: reader.SearchApi.SEARCH_API_UNSPECIFIED, issueId });
+
+/** The matched words of a hit, as its excerpt holds them. */
+const matchedWords = (hit: reader.TextHit) => hit.excerpt!.matches.map(({ start, length }) => hit.excerpt!.text.slice(start, start + length));
 
 describe('last location', () => {
   it('when a valid position is saved for each content type, then the same object comes back', async () => {
@@ -213,62 +218,77 @@ async function textAtCfi(epubData: Buffer, cfi: string): Promise<{ chapter: stri
 }
 
 describe('in-issue text search', () => {
-  it('when an EPUB is searched (v2), then hits are ranked, marked, and their CFI points at the matched words', async () => {
+  it('when an EPUB is searched, then hits are ranked, their matched words given, and their CFI points at the matched words', async () => {
     const token = await open(USERS.ana, 1001);
     const hits = (await searchV2(token, 'Atlas')).hits;
     expect(hits.length).toBeGreaterThanOrEqual(3);
     expect(hits.length).toBeLessThanOrEqual(50);
     // The chapter titled after the atlas and the chapter about it rank above a passing mention.
-    expect(hits[0]!.snippet).toContain('<mark>Atlas</mark>');
+    expect(matchedWords(hits[0]!)).toContain('Atlas');
     for (const hit of hits) {
       expect(hit.queryWords).toEqual(['Atlas']);
-      expect(hit.snippet).toMatch(/<mark>atlas<\/mark>/i);
+      expect(matchedWords(hit).map((word) => word.toLowerCase())).toContain('atlas');
     }
     const session = contentOf(await stack.client.createReaderSession({ tenantId: 1, userId: USERS.ana, issueId: 1001, preview: false }));
     const epub = Buffer.from(await (await fetch(session.epub!.fileUrl!)).arrayBuffer());
     for (const hit of hits) {
-      const { text } = await textAtCfi(epub, hit.location);
+      const { text } = await textAtCfi(epub, hit.cfi!);
       expect(text.toLowerCase()).toBe('atlas');
     }
     const phrase = (await searchV2(token, 'fishing boats returning')).hits;
-    const found = await textAtCfi(epub, phrase[0]!.location);
+    const found = await textAtCfi(epub, phrase[0]!.cfi!);
     expect(found).toEqual({ chapter: 'text/chapter-1.xhtml', text: 'fishing boats returning' });
-    expect(phrase[0]!.snippet).toContain('the <mark>fishing</mark> <mark>boats</mark> <mark>returning</mark>, the gulls');
+    expect(phrase[0]!.excerpt!.text).toContain('the fishing boats returning, the gulls');
+    expect(matchedWords(phrase[0]!)).toEqual(['fishing', 'boats', 'returning']);
   });
 
-  it('when the query lacks the accents of the text, then it still matches (diacritic-insensitive), v1 with <b>', async () => {
+  it('when the query lacks the accents of the text, then it still matches (diacritic-insensitive), in the named issue too', async () => {
     const token = await open(USERS.ana, 2001, 2);
     const hits = (await searchV2(token, 'fabrica rio', 2)).hits;
-    expect(hits[0]!.snippet).toContain('<mark>fábrica</mark>');
-    expect(hits[0]!.snippet).toContain('<mark>río</mark>');
-    expect(hits[0]!.location).toMatch(/^epubcfi\(\/6\/4\[chapter-2\]!/);
+    expect(matchedWords(hits[0]!)).toEqual(expect.arrayContaining(['fábrica', 'río']));
+    expect(hits[0]!.cfi).toMatch(/^epubcfi\(\/6\/4\[chapter-2\]!/);
     const v1 = (await searchV1(token, 'cafe esquina', 2001, 2)).hits;
-    expect(v1[0]).toEqual({ location: 'page_2_section_2', snippet: expect.stringContaining('<b>café</b>'), queryWords: ['cafe', 'esquina'] });
-    expect(v1[0]!.snippet).not.toContain('<mark>');
+    expect(v1[0]).toMatchObject({ page: 2, section: 2, queryWords: ['cafe', 'esquina'] });
+    expect(matchedWords(v1[0]!)).toContain('café');
   });
 
-  it('when a PDF is searched, then v2 gives page:<n>,offset:<n> into the page text and v1 page_<n>_section_<n>', async () => {
+  it('when a PDF is searched, then a hit gives its page, section and offset into the page text, and no CFI', async () => {
     const token = await open(USERS.ana, 2002, 2);
     const hits = (await searchV2(token, 'tren Bahía', 2)).hits;
     expect(hits).toHaveLength(1);
-    const [, page, offset] = /^page:(\d+),offset:(\d+)$/.exec(hits[0]!.location)!;
-    expect(page).toBe('2');
+    expect(hits[0]).toMatchObject({ page: 2, section: 1, cfi: undefined });
     const records = (await stack.client.listIssueTextContent({ storeTenantId: 2, issueId: 2002, page: 2 })).records;
     expect(records).toEqual([
       { id: expect.any(Number), issueId: 2002, page: 2, section: 1, location: 'page_2_section_1', text: expect.stringContaining('Bahía Blanca') },
     ]);
-    expect(records[0]!.text.slice(Number(offset), Number(offset) + 'tren de Bahía'.length)).toBe('tren de Bahía');
-    expect(hits[0]!.snippet).toContain('<mark>tren</mark> de <mark>Bahía</mark>');
+    const offset = hits[0]!.pageOffset;
+    expect(records[0]!.text.slice(offset, offset + 'tren de Bahía'.length)).toBe('tren de Bahía');
+    expect(matchedWords(hits[0]!)).toEqual(['tren', 'Bahía']);
 
     const v1 = (await searchV1(token, 'lentejas', 2002, 2)).hits;
-    expect(v1).toEqual([{ location: 'page_3_section_1', snippet: expect.stringContaining('<b>lentejas</b>'), queryWords: ['lentejas'] }]);
+    expect(v1).toMatchObject([{ page: 3, section: 1, queryWords: ['lentejas'] }]);
+    expect(matchedWords(v1[0]!)).toEqual(['lentejas']);
+  });
+
+  it('when a gateway of the release before names its API form, then the deprecated location and snippet come in that form', async () => {
+    const token = await open(USERS.ana, 2002, 2);
+    const session = await sessionOf(token, 2);
+    const [v2] = (await stack.client.searchIssueText({ session, search: 'tren Bahía', api: reader.SearchApi.SEARCH_API_V2 })).hits;
+    expect(v2!.location).toBe(`page:2,offset:${v2!.pageOffset}`);
+    expect(v2!.snippet).toContain('<mark>tren</mark> de <mark>Bahía</mark>');
+    const [v1] = (await stack.client.searchIssueText({ session, search: 'lentejas', api: reader.SearchApi.SEARCH_API_V1, issueId: 2002 })).hits;
+    expect(v1).toMatchObject({ location: 'page_3_section_1', snippet: expect.stringContaining('<b>lentejas</b>') });
+    await expect(stack.client.searchIssueText({ session, search: 'lentejas', api: reader.SearchApi.SEARCH_API_V1 })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { fieldErrors: { issue_id: expect.any(Array) } },
+    });
   });
 
   it('when the last word is cut short, then it matches as a prefix', async () => {
     const token = await open(USERS.bruno, 1007);
     const hits = (await searchV2(token, 'public libr')).hits;
-    expect(hits[0]!.location).toMatch(/^page:1,offset:\d+$/);
-    expect(hits[0]!.snippet).toContain('<mark>public</mark> <mark>library</mark>');
+    expect(hits[0]).toMatchObject({ page: 1, cfi: undefined });
+    expect(matchedWords(hits[0]!)).toEqual(['public', 'library']);
   });
 
   it('when the session is a preview, then only the preview pages are searched', async () => {
@@ -299,7 +319,7 @@ describe('in-issue text search', () => {
     await expect(searchV1(token, 'ferry', 1003)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const audio = await open(USERS.bruno, 1003);
     await expect(searchV2(audio, 'ferry crossing')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect((await searchV1(token, 'interview', 1007)).hits[0]!.location).toBe('page_2_section_1');
+    expect((await searchV1(token, 'interview', 1007)).hits[0]).toMatchObject({ page: 2, section: 1 });
   });
 
   it('when the bulk text of a page is asked at another store, or of an issue without text, then NOT_FOUND', async () => {

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { reader } from '@folio/proto';
 import { route } from '../http/route.js';
+import { textHitToWire } from '../render/v2/reader.js';
 import {
   ErrorBody,
   inIssueSearch,
@@ -21,6 +22,7 @@ import {
 import {
   lastLocationToProto,
   lastLocationToWire,
+  NO_SEARCH_API,
   POSITION_LIST_MEDIA_TYPE,
   positionListToWire,
   publicationToWire,
@@ -264,16 +266,8 @@ export const readerRoutes = [
     errors: { 403: 'A missing, corrupt, expired or foreign reader-token', 404: 'The issue has no searchable text' },
     handler: async ({ query, readerScope, services }) => {
       // The pipeline verified the token as this user's, for this tenant: reader searches in that session.
-      const response = await services.reader.searchIssueText({
-        session: readerSessionOf(readerScope),
-        search: query.search,
-        api: reader.SearchApi.SEARCH_API_V2,
-      });
-      return { status: 200, body: response.hits.map(hitToWire) };
+      const response = await services.reader.searchIssueText({ session: readerSessionOf(readerScope), search: query.search, ...NO_SEARCH_API });
+      return { status: 200, body: response.hits.map(textHitToWire) };
     },
   }),
 ];
-
-export function hitToWire(hit: reader.TextHit): z.output<typeof TextSearchHit> {
-  return { location: hit.location, snippet: hit.snippet, query_words: hit.queryWords };
-}

@@ -2,9 +2,8 @@
 // the Host the gateway was reached with; authentication is the reader-token,
 // verified by the reader service for the store's tenant.
 import { z } from 'zod';
-import { reader } from '@folio/proto';
 import { route } from '../http/route.js';
-import { hitToWire } from './reader.js';
+import { issueTextContentToWire, textHitToWire } from '../render/v1/reader.js';
 import {
   id,
   inIssueSearch,
@@ -16,7 +15,7 @@ import {
   TextSearchHit,
   updateNoteBody,
 } from './schemas.js';
-import { exchangedSessionToWire, readerSessionOf, storedSessionToWire } from './reader-wire.js';
+import { exchangedSessionToWire, NO_SEARCH_API, readerSessionOf, storedSessionToWire } from './reader-wire.js';
 import { annotationChangeOf, noteDraftOf, noteRenderer } from './wire.js';
 
 const store = { tenant: 'store' } as const;
@@ -176,10 +175,10 @@ export const v1Routes = [
       const response = await services.reader.searchIssueText({
         session: readerSessionOf(readerScope),
         search: query.search,
-        api: reader.SearchApi.SEARCH_API_V1,
         issueId: query.issue_id,
+        ...NO_SEARCH_API,
       });
-      return { status: 200, body: response.hits.map(hitToWire) };
+      return { status: 200, body: response.hits.map(textHitToWire) };
     },
   }),
   route({
@@ -195,17 +194,7 @@ export const v1Routes = [
     errors: { 404: 'Unknown issue in this store, or no indexed text' },
     handler: async ({ params, query, tenant, services }) => {
       const response = await services.reader.listIssueTextContent({ storeTenantId: tenant.id, issueId: query.issue_id, page: params.id });
-      return {
-        status: 200,
-        body: response.records.map((record) => ({
-          id: record.id,
-          issue_id: record.issueId,
-          page: record.page,
-          section: record.section,
-          location: record.location,
-          text: record.text,
-        })),
-      };
+      return { status: 200, body: response.records.map(issueTextContentToWire) };
     },
   }),
 ];

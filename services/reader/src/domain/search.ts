@@ -1,14 +1,14 @@
-// In-issue text search (v2 and v1) and the v1 bulk text records.
-//
-// Locations: v2 `page:<n>,offset:<n>` for PDF (page number, character offset of
-// the match in the page's text as the bulk records give it, sections joined by
-// a blank line) and a range CFI for EPUB pointing at the matched characters
-// (`epubcfi(/6/4[chapter-1]!/4/4,/1:120,/1:128)`); v1
-// `page_<n>_section_<n>` (page = PDF page or EPUB spine position, section =
-// paragraph, both 1-based). A preview session searches only its preview share.
+// In-issue text search and the v1 bulk text records. A hit is facts: where
+// the match is (page and section, both 1-based: page = PDF page or EPUB spine
+// position, section = paragraph; the span's offset in the page's text as the
+// bulk records give it, sections joined by a blank line; for EPUB the range
+// CFI of the matched characters, `epubcfi(/6/4[chapter-1]!/4/4,/1:120,/1:128)`)
+// and the plain text around it with its matched words. How an API version
+// shows them (location strings, snippet markup) is the gateway's rendering.
+// A preview session searches only its preview share.
 import { invalidArgument, notFound, permissionDenied } from '@folio/errors';
 import type { TextIndexStore } from '../search/index-store.js';
-import { cfiOfRange, queryWords, renderSnippet } from '../search/text-index.js';
+import { cfiOfRange, excerptOf, queryWords, type TextExcerpt } from '../search/text-index.js';
 import { writtenWithoutSpaces } from '../search/text.js';
 import type { Peers } from './ports.js';
 import type { ManifestRepository } from './store.js';
@@ -23,10 +23,30 @@ export interface SearchSession {
   previewLimit: number | null;
 }
 
+export type { TextExcerpt };
+
 export interface TextHit {
-  location: string;
-  snippet: string;
+  /** 1-based: the PDF page or the EPUB spine position. */
+  page: number;
+  /** 1-based paragraph within the page. */
+  section: number;
+  /** Where the matched span starts in the page's text. */
+  pageOffset: number;
+  /** EPUB: the range CFI of the matched span; null for PDF. */
+  cfi: string | null;
+  excerpt: TextExcerpt;
+  /** The query's words as typed. */
   queryWords: string[];
+}
+
+/** One indexed text section of a page, whitespace collapsed. */
+export interface PageText {
+  /** Position of the section in the issue's text, 1-based. */
+  id: number;
+  issueId: number;
+  page: number;
+  section: number;
+  text: string;
 }
 
 export const MAX_HITS = 50;
@@ -40,18 +60,23 @@ export class TextSearch {
     },
   ) {}
 
-  async search(input: { session: SearchSession; search: string; api: 'v1' | 'v2'; issueId?: number | undefined }): Promise<TextHit[]> {
+  /**
+   * `issueId`: the issue to search (v1 names one), else the session's;
+   * `issueIdRequired`: the deprecated v1 request form, which must name it.
+   */
+  async search(input: { session: SearchSession; search: string; issueId?: number | undefined; issueIdRequired?: boolean }): Promise<TextHit[]> {
     const search = input.search.trim();
     const length = [...search].length;
     // One character can be a word where words are not separated by spaces (Chinese, Japanese, Thai).
     if (length < (writtenWithoutSpaces(search) ? 1 : 4) || length > 128) {
       throw invalidArgument('The given data was invalid.', { search: ['must be between 4 and 128 characters (from 1 in Chinese, Japanese or Thai)'] });
     }
-    if (input.api === 'v1' && !(Number.isInteger(input.issueId) && input.issueId! > 0)) {
+    const named = input.issueId;
+    if ((named !== undefined || input.issueIdRequired) && !(Number.isInteger(named) && named! > 0)) {
       throw invalidArgument('The given data was invalid.', { issue_id: ['is required and must be a positive integer'] });
     }
     const claims = input.session;
-    const issueId = input.api === 'v1' ? input.issueId! : claims.issueId;
+    const issueId = named ?? claims.issueId;
     const manifest = await this.deps.manifests.findSummary(claims.tenantId, issueId);
     let maxPage: number | undefined;
     if (issueId === claims.issueId) {
@@ -68,23 +93,24 @@ export class TextSearch {
     if (!index) throw notFound('This issue has no searchable text.');
 
     const words = queryWords(search);
-    return index.search(search, { limit: MAX_HITS, maxPage }).map((hit) => {
-      const segment = hit.segment;
-      let location: string;
-      if (input.api === 'v1') location = `page_${segment.page}_section_${segment.section}`;
-      else location = cfiOfRange(segment, hit.matchStart, hit.matchEnd) ?? `page:${segment.page},offset:${segment.pageOffset + hit.matchStart}`;
-      return { location, snippet: renderSnippet(hit, input.api === 'v1' ? 'b' : 'mark'), queryWords: words };
-    });
+    return index.search(search, { limit: MAX_HITS, maxPage }).map((hit) => ({
+      page: hit.segment.page,
+      section: hit.segment.section,
+      pageOffset: hit.segment.pageOffset + hit.matchStart,
+      cfi: cfiOfRange(hit.segment, hit.matchStart, hit.matchEnd),
+      excerpt: excerptOf(hit),
+      queryWords: words,
+    }));
   }
 
   /** GET {store}/api/v1/issue-text-content/{id}?issue_id=: the sections of one page. */
-  async pageText(input: { storeTenantId: number; issueId: number; page: number }) {
+  async pageText(input: { storeTenantId: number; issueId: number; page: number }): Promise<PageText[]> {
     const manifest = input.issueId > 0 ? await this.deps.manifests.findSummary(input.storeTenantId, input.issueId) : null;
     if (!manifest) throw notFound('Issue not found.');
     if (!manifest.text_index_key) throw notFound('This issue has no searchable text.');
     const index = await this.deps.indexes.load(manifest.text_index_key);
     if (!index) throw notFound('This issue has no searchable text.');
-    const records = [];
+    const records: PageText[] = [];
     for (const [position, segment] of index.segments.entries()) {
       if (segment.page !== input.page) continue;
       records.push({
@@ -92,7 +118,6 @@ export class TextSearch {
         issueId: input.issueId,
         page: segment.page,
         section: segment.section,
-        location: `page_${segment.page}_section_${segment.section}`,
         text: segment.text.replace(/\s+/g, ' ').trim(),
       });
     }

@@ -16,14 +16,17 @@ import { contentStatusToProto, uploadHeaderFromProto } from './content-mappers.j
 import {
   contentToProto,
   downloadToProto,
+  legacySearchFormOf,
   locationFromProto,
   locationToProto,
+  pageTextToProto,
   progressionFromProto,
   positionToProto,
   progressionToProto,
   publicationToProto,
   settingsViewToProto,
   storedSessionToProto,
+  textHitToProto,
   userSettingsFromProto,
   userSettingsToProto,
 } from './mappers.js';
@@ -133,17 +136,18 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
       return { download: downloadToProto(await app.downloads.get(request)) };
     },
     async searchIssueText(request) {
+      const legacyForm = legacySearchFormOf(request.api);
       const hits = await app.search.search({
         session: sessionOf(request.session),
         search: request.search,
-        api: request.api === reader.SearchApi.SEARCH_API_V1 ? 'v1' : 'v2',
         issueId: request.issueId,
+        issueIdRequired: legacyForm === 'v1',
       });
-      return { hits };
+      return { hits: hits.map((hit) => textHitToProto(hit, legacyForm)) };
     },
 
     async listIssueTextContent(request) {
-      return { records: await app.search.pageText(request) };
+      return { records: (await app.search.pageText(request)).map(pageTextToProto) };
     },
 
     async listContinueReading(request) {

@@ -1,9 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { cfiOfRange, queryWords, renderSnippet, TextIndex, type TextSegment } from './text-index.js';
+import { cfiOfRange, excerptOf, queryWords, TextIndex, type TextExcerpt, type TextSegment } from './text-index.js';
 import { normalizeTerm, tokenize } from './text.js';
 
 const page = (page: number, text: string, section = 1): TextSegment => ({ page, section, text, pageOffset: 0 });
+
+/** The matched words of an excerpt, as its text holds them. */
+const matchedWords = (excerpt: TextExcerpt) => excerpt.matches.map(({ start, length }) => excerpt.text.slice(start, start + length));
 
 describe('text normalization', () => {
   it('when words carry diacritics or case, then their terms are folded', () => {
@@ -69,21 +72,30 @@ describe('text index search', () => {
     );
   });
 
-  it('when a snippet is rendered, then matches are marked and the rest is HTML-escaped', () => {
-    const escaped = TextIndex.build([page(1, 'Fish & chips <b>served</b> "daily" by the keeper\'s crew')]);
-    const [hit] = escaped.search('chips served');
-    expect(renderSnippet(hit!, 'mark')).toBe('Fish &amp; <mark>chips</mark> &lt;b&gt;<mark>served</mark>&lt;/b&gt; &quot;daily&quot; by the keeper&#39;s crew');
-    expect(renderSnippet(hit!, 'b')).toContain('<b>chips</b>');
+  it('when an excerpt is taken, then it is the plain text with the offsets of every matched word', () => {
+    const text = 'Fish & chips <b>served</b> "daily" by the keeper\'s crew';
+    const [hit] = TextIndex.build([page(1, text)]).search('chips served');
+    expect(excerptOf(hit!)).toEqual({
+      text,
+      matches: [
+        { start: 7, length: 5 },
+        { start: 16, length: 6 },
+      ],
+      startsMidSection: false,
+      endsMidSection: false,
+    });
   });
 
-  it('when the section is long, then the snippet is cut around the match with ellipses', () => {
+  it('when the section is long, then the excerpt is cut at word boundaries around the match', () => {
     const words = Array.from({ length: 200 }, (_, i) => `word${i}`);
     words[100] = 'needle';
-    const [hit] = TextIndex.build([page(1, words.join(' '))]).search('needle');
-    const snippet = renderSnippet(hit!, 'mark');
-    expect(snippet.startsWith('…') && snippet.endsWith('…')).toBe(true);
-    expect(snippet).toContain('<mark>needle</mark>');
-    expect(snippet.length).toBeLessThan(260);
+    const text = words.join(' ');
+    const [hit] = TextIndex.build([page(1, text)]).search('needle');
+    const excerpt = excerptOf(hit!);
+    expect(excerpt).toMatchObject({ startsMidSection: true, endsMidSection: true });
+    expect(matchedWords(excerpt)).toEqual(['needle']);
+    expect(text).toContain(` ${excerpt.text} `);
+    expect(excerpt.text.length).toBeLessThan(200);
   });
 
   it('when the query repeats a word in other forms, then query words are deduplicated as typed', () => {
@@ -101,7 +113,7 @@ describe('text index search', () => {
         .sort(),
     ).toEqual([1, 2]);
     const [hit] = cjk.search('東京');
-    expect(renderSnippet(hit!, 'mark')).toBe('<mark>東京</mark>は日本の首都です。');
+    expect(excerptOf(hit!)).toEqual({ text: '東京は日本の首都です。', matches: [{ start: 0, length: 2 }], startsMidSection: false, endsMidSection: false });
     expect(queryWords('首都です')).toEqual(['首都', 'です']);
   });
 
@@ -114,7 +126,7 @@ describe('text index search', () => {
         .map((hit) => hit.segment.page)
         .sort(),
     ).toEqual([1, 2]);
-    expect(renderSnippet(french.search('atlas monde')[0]!, 'mark')).toBe('Il ouvre l&#39;<mark>atlas</mark> du <mark>monde</mark>.');
+    expect(matchedWords(excerptOf(french.search('atlas monde')[0]!))).toEqual(['atlas', 'monde']);
   });
 
   it('when a stored index is of the first format (words cut by the old rule), then it is rebuilt from its sections', () => {

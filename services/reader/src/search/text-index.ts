@@ -11,7 +11,7 @@
 // that grows as the matched terms stand closer together (the smallest window
 // holding one occurrence of each). Matching is diacritic- and case-insensitive.
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { escapeHtml, queryTokens, tokenize, type Token } from './text.js';
+import { queryTokens, tokenize, type Token } from './text.js';
 
 export interface TextSegment {
   /** 1-based: the PDF page or the EPUB spine position. */
@@ -265,12 +265,21 @@ function smallestWindow(positions: (number[] | undefined)[]): [number, number] {
   return best;
 }
 
+/** Plain text of a section around a hit, with its matched words; offsets in `text`. */
+export interface TextExcerpt {
+  text: string;
+  matches: { start: number; length: number }[];
+  /** The section goes on before or after `text`. */
+  startsMidSection: boolean;
+  endsMidSection: boolean;
+}
+
 /**
- * A snippet around the hit's span: about `context` characters each side, cut at
- * word boundaries, whitespace collapsed, the text HTML-escaped and every matched
- * word wrapped in `<tag>`.
+ * The text around the hit's span: about `context` characters each side, cut
+ * at word boundaries, with every matched word inside it (as the section holds
+ * it: how whitespace and markup are shown is the client's rendering).
  */
-export function renderSnippet(hit: IndexHit, tag: 'mark' | 'b', context = 80): string {
+export function excerptOf(hit: IndexHit, context = 80): TextExcerpt {
   const text = hit.segment.text;
   let from = Math.max(0, hit.matchStart - context);
   let to = Math.min(text.length, hit.matchEnd + context);
@@ -282,16 +291,8 @@ export function renderSnippet(hit: IndexHit, tag: 'mark' | 'b', context = 80): s
     const space = text.lastIndexOf(' ', to);
     if (space > hit.matchEnd) to = space;
   }
-  let html = '';
-  let cursor = from;
-  for (const mark of hit.marks) {
-    if (mark.start < from || mark.end > to) continue;
-    html += escapeHtml(text.slice(cursor, mark.start)) + `<${tag}>${escapeHtml(text.slice(mark.start, mark.end))}</${tag}>`;
-    cursor = mark.end;
-  }
-  html += escapeHtml(text.slice(cursor, to));
-  html = html.replace(/\s+/g, ' ').trim();
-  return `${from > 0 ? '…' : ''}${html}${to < text.length ? '…' : ''}`;
+  const matches = hit.marks.filter((mark) => mark.start >= from && mark.end <= to).map((mark) => ({ start: mark.start - from, length: mark.end - mark.start }));
+  return { text: text.slice(from, to), matches, startsMidSection: from > 0, endsMidSection: to < text.length };
 }
 
 /**

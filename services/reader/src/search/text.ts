@@ -8,7 +8,7 @@
 // (`latlas`, `l`, `atlas`), and queried by the joined form, as in store search.
 import { foldText, forEachWord, wordParts } from '@folio/text';
 
-export { escapeHtml, writtenWithoutSpaces } from '@folio/text';
+export { writtenWithoutSpaces } from '@folio/text';
 
 export interface Token {
   term: string;
