@@ -28,6 +28,7 @@ describe('issues', () => {
       slug: 'the-lighthouse-keepers-atlas',
       coverUrl: 'http://127.0.0.1:8080/media/covers/1001.svg',
       publishedAt: '2026-03-02 09:00:00',
+      publishedAtMs: Date.parse('2026-03-02T09:00:00Z'),
       type: 'epub',
       description: 'A lighthouse keeper inherits an atlas of coastlines that do not exist.',
       externalId: 'NW-EPUB-1001',

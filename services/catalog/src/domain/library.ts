@@ -16,18 +16,7 @@ import type { CatalogView, IssueRecord } from './catalog-view.js';
 import { pageParam, perPageParam } from './paging.js';
 import { canRead, type AccessPort, type ReadingPositionsPort } from './ports.js';
 import { readableShelf } from './readable.js';
-import {
-  collectionTitle,
-  langOf,
-  libraryFilterKeys,
-  pageMeta,
-  pageSlice,
-  sectionTitle,
-  type Lang,
-  type ListedIssue,
-  type PageMetaView,
-  type SectionView,
-} from './presentation.js';
+import { pageMeta, pageSlice, type ListedIssue, type PageMetaView, type SectionKind, type SectionView } from './listing.js';
 import type { Scope, Storefront } from './storefront.js';
 
 export const SECTION_FILTER = 'section';
@@ -39,8 +28,6 @@ export interface LibraryRequest {
   page: number;
   perPage: number;
   scope: Scope;
-  lang: string;
-  appBaseVersion: string;
   /** Scope all: only what an e-reader can acquire (storefront.ts), counted alike. */
   filesOnly?: boolean;
 }
@@ -60,7 +47,9 @@ export interface LibrarySettings {
 
 interface Shelf {
   value: string;
-  title: string;
+  kind: SectionKind;
+  /** A collection's title by language. */
+  collectionTitles?: Readonly<Record<string, string>>;
   /** The shelf's issues in order, before access filtering. */
   issues(): Promise<readonly IssueRecord[]>;
   /** Where its order comes from: the view's (whose readable part readable.ts keeps), or the user's positions. */
@@ -94,18 +83,13 @@ export class Library {
   async sections(request: LibraryRequest): Promise<{ sections: SectionView[]; meta: PageMetaView }> {
     const page = pageParam(request.page);
     const perPage = perPageParam(request.perPage, DEFAULT_SHELF_SIZE);
-    const lang = langOf(request.lang);
-    const shelves = this.shelves(request.tenantId, request.userId, lang);
+    const shelves = this.shelves(request.tenantId, request.userId);
     const { shelvesPerPage } = this.deps.settings;
     const onPage = pageSlice(shelves, page, shelvesPerPage);
     const lists = await Promise.all(onPage.map((shelf) => shelf.issues()));
-    const visible = await this.visible(request, lang, onPage, lists);
+    const visible = await this.visible(request, onPage, lists);
     return {
-      sections: onPage.map((shelf, i) => ({
-        ...libraryFilterKeys(SECTION_FILTER, shelf.value, request.appBaseVersion),
-        title: shelf.title,
-        data: visible[i]!.slice(0, perPage),
-      })),
+      sections: onPage.map((shelf, i) => ({ ...sectionOf(shelf), data: visible[i]!.slice(0, perPage) })),
       meta: pageMeta(shelves.length, page, shelvesPerPage, onPage.length),
     };
   }
@@ -113,30 +97,28 @@ export class Library {
   async filter(request: FilterRequest): Promise<SectionView> {
     const page = pageParam(request.page);
     const perPage = perPageParam(request.perPage, DEFAULT_SHELF_SIZE);
-    const lang = langOf(request.lang);
     const name = request.filterName.trim();
     if (!name) throw invalidArgument('A filter is required, e.g. section=latest_issues.', { section: ['The section field is required.'] });
     if (name !== SECTION_FILTER) throw invalidArgument(`Unknown filter ${name}.`, { [name]: [`Filtering by ${name} is not supported; use section.`] });
-    const shelf = this.shelves(request.tenantId, request.userId, lang).find((candidate) => candidate.value === request.filterValue);
+    const shelf = this.shelves(request.tenantId, request.userId).find((candidate) => candidate.value === request.filterValue);
     if (!shelf) throw notFound('Section not found.');
-    const [items] = await this.visible(request, lang, [shelf], [await shelf.issues()]);
+    const [items] = await this.visible(request, [shelf], [await shelf.issues()]);
     const start = (page - 1) * perPage;
     const data = items!.slice(start, start + perPage);
     return {
-      ...libraryFilterKeys(SECTION_FILTER, shelf.value, request.appBaseVersion),
-      title: shelf.title,
+      ...sectionOf(shelf),
       data,
       meta: pageMeta(items!.total, page, perPage, data.length),
     };
   }
 
-  private shelves(tenantId: number, userId: number, lang: Lang): Shelf[] {
+  private shelves(tenantId: number, userId: number): Shelf[] {
     const { view, reading, settings } = this.deps;
     const catalog = view.tenant(tenantId);
     const shelves: Shelf[] = [
       {
         value: 'continue_reading',
-        title: sectionTitle('continue_reading', lang),
+        kind: 'continue_reading',
         order: { positions: true },
         issues: async () => {
           // A visitor (user 0, scope all) has read nothing.
@@ -149,12 +131,13 @@ export class Library {
           });
         },
       },
-      { value: 'latest_issues', title: sectionTitle('latest_issues', lang), order: { latest: true }, issues: async () => catalog?.latest() ?? [] },
+      { value: 'latest_issues', kind: 'latest_issues', order: { latest: true }, issues: async () => catalog?.latest() ?? [] },
     ];
     for (const collection of catalog?.collectionList() ?? []) {
       shelves.push({
         value: collection.slug,
-        title: collectionTitle(collection.title, collection.slug, lang),
+        kind: 'collection',
+        collectionTitles: collection.title,
         order: { collection: collection.slug },
         issues: async () => catalog!.inCollection(collection.slug),
       });
@@ -168,12 +151,12 @@ export class Library {
    * readable.ts (built once per access answer), so a page costs its own
    * size; the continue-reading shelf is short and filtered here.
    */
-  private async visible(request: LibraryRequest, lang: Lang, shelves: readonly Shelf[], lists: readonly (readonly IssueRecord[])[]): Promise<VisibleShelf[]> {
+  private async visible(request: LibraryRequest, shelves: readonly Shelf[], lists: readonly (readonly IssueRecord[])[]): Promise<VisibleShelf[]> {
     if (lists.every((list) => list.length === 0)) return lists.map(() => listedOf([]));
     const { access, storefront, settings, view } = this.deps;
     if (request.scope === 'all') {
       const candidates = lists.map((list) => list.slice(0, settings.candidateLimit));
-      return (await storefront.acquirable(request.tenantId, request.userId, lang, candidates, { filesOnly: request.filesOnly === true })).map(listedAs);
+      return (await storefront.acquirable(request.tenantId, request.userId, candidates, { filesOnly: request.filesOnly === true })).map(listedAs);
     }
     const content = await access.accessible([request.tenantId], request.userId);
     const catalog = view.tenant(request.tenantId);
@@ -183,4 +166,12 @@ export class Library {
       return listedOf(readableShelf(content, catalog, list, 'collection' in order ? order.collection : undefined));
     });
   }
+}
+
+function sectionOf(shelf: Shelf): Omit<SectionView, 'data'> {
+  return {
+    kind: shelf.kind,
+    filter: { name: SECTION_FILTER, value: shelf.value },
+    ...(shelf.collectionTitles && { collectionTitles: shelf.collectionTitles }),
+  };
 }

@@ -13,7 +13,7 @@ import type { CursorCodec, CursorPosition } from './cursor.js';
 import { perPageParam } from './paging.js';
 import { readableHeld } from './readable.js';
 import type { AccessPort } from './ports.js';
-import { langOf, sectionTitle, type SectionView } from './presentation.js';
+import type { SectionView } from './listing.js';
 
 export const MY_CONTENT_DEFAULT_PER_PAGE = 6;
 
@@ -22,7 +22,6 @@ export interface MyContentRequest {
   userId: number;
   perPage: number;
   cursor: string;
-  lang: string;
 }
 
 export interface CursorMetaView {
@@ -53,9 +52,8 @@ export class MyContent {
       nextCursor: last && hasAfter(sources, last) ? cursors.encode({ direction: 'after', ...keyOf(last) }, request.userId) : null,
       prevCursor: first && hasBefore(sources, first) ? cursors.encode({ direction: 'before', ...keyOf(first) }, request.userId) : null,
     };
-    const lang = langOf(request.lang);
     return {
-      section: { filterName: 'section', filterValue: 'my_content', title: sectionTitle('my_content', lang), data: items.map((issue) => ({ issue })) },
+      section: { kind: 'my_content', filter: { name: 'section', value: 'my_content' }, data: items.map((issue) => ({ issue })) },
       meta,
     };
   }

@@ -19,7 +19,7 @@ import { invalidArgument } from '@folio/errors';
 import type { CatalogView, IssueRecord } from './catalog-view.js';
 import { pageParam } from './paging.js';
 import { canRead, type AccessibleContent, type AccessPort, type TenantSettingsPort } from './ports.js';
-import { langOf, pageMeta, pageSlice, sectionTitle, type ListedIssue, type SectionView } from './presentation.js';
+import { pageMeta, pageSlice, type ListedIssue, type SectionView } from './listing.js';
 import type { RankedQueries } from './ranked-queries.js';
 import { TopHits, type Hit } from './search-index.js';
 import type { Scope, Storefront } from './storefront.js';
@@ -37,7 +37,6 @@ export interface StoreSearchRequest {
   query: string;
   page: number;
   scope: Scope;
-  lang: string;
   /** Scope all: only what an e-reader can acquire (storefront.ts), counted alike. */
   filesOnly?: boolean;
 }
@@ -48,7 +47,6 @@ export interface GlobalSearchRequest {
   userId: number;
   query: string;
   page: number;
-  lang: string;
 }
 
 export class Search {
@@ -67,7 +65,6 @@ export class Search {
     const { view, access, tenants, storefront, candidateLimit, rankings } = this.deps;
     if (!(await tenants.get(request.tenantId)).storefrontSearch) return { disabled: true };
     const { text, terms, page } = validate(request.query, request.page);
-    const lang = langOf(request.lang);
     const tenant = view.tenant(request.tenantId);
 
     let items: ListedIssue[];
@@ -78,7 +75,7 @@ export class Search {
     } else if (request.scope === 'all') {
       const ranked = rankings.ranked(request.tenantId, tenant.index, terms, prefixLast(terms), () => tenant.recencyOrder());
       const candidates = ranked.slice(0, candidateLimit).map((hit) => hit.doc);
-      const [acquirable] = await storefront.acquirable(request.tenantId, request.userId, lang, [candidates], { filesOnly: request.filesOnly === true });
+      const [acquirable] = await storefront.acquirable(request.tenantId, request.userId, [candidates], { filesOnly: request.filesOnly === true });
       total = acquirable!.length;
       items = pageSlice(acquirable!, page, SEARCH_PAGE_SIZE);
     } else {
@@ -88,7 +85,7 @@ export class Search {
       total = readable.length;
       items = pageSlice(readable, page, SEARCH_PAGE_SIZE).map((hit) => ({ issue: hit.doc }));
     }
-    return { disabled: false, section: searchSection(text, lang, items, total, page) };
+    return { disabled: false, section: searchSection(text, items, total, page) };
   }
 
   async global(request: GlobalSearchRequest): Promise<SearchResult> {
@@ -96,7 +93,6 @@ export class Search {
     const appTenant = request.appTenantId > 0 ? request.appTenantId : DEFAULT_APP_TENANT;
     if (!(await tenants.get(appTenant)).storefrontSearch) return { disabled: true };
     const { text, terms, page } = validate(request.query, request.page);
-    const lang = langOf(request.lang);
     const tenantIds = [...new Set(request.tenantIds.filter((id) => id > 0))];
     const hits = new TopHits<IssueRecord>(page * SEARCH_PAGE_SIZE);
     if (terms.length > 0 && tenantIds.some((id) => view.tenant(id))) {
@@ -111,7 +107,7 @@ export class Search {
       }
     }
     const items = pageSlice(hits.sorted(), page, SEARCH_PAGE_SIZE).map((hit) => ({ issue: hit.doc }));
-    return { disabled: false, section: searchSection(text, lang, items, hits.total, page) };
+    return { disabled: false, section: searchSection(text, items, hits.total, page) };
   }
 }
 
@@ -165,11 +161,10 @@ function prefixLast(terms: readonly string[]): boolean {
   return (terms.at(-1)?.length ?? 0) >= MIN_PREFIX;
 }
 
-function searchSection(query: string, lang: ReturnType<typeof langOf>, items: ListedIssue[], total: number, page: number): SectionView {
+function searchSection(query: string, items: ListedIssue[], total: number, page: number): SectionView {
   return {
-    filterName: 'search',
-    filterValue: query,
-    title: sectionTitle('search', lang),
+    kind: 'search',
+    filter: { name: 'search', value: query },
     data: items,
     meta: pageMeta(total, page, SEARCH_PAGE_SIZE, items.length),
   };

@@ -1,13 +1,13 @@
 // Storefront mode (scope=all): owned and unowned issues, only the ones that
 // are individually acquirable (free or with an individual price), each with
 // the commerce fields. Commerce decides all of it; catalog asks once per
-// request for every candidate of the listing and renders the answer.
+// request for every candidate of the listing and answers its facts.
 // `filesOnly` (OPDS feeds) keeps, of those, the issues an e-reader can
 // acquire now: a file it can open (epub, pdf, audio) that the user can read
 // or buy. Filtering here, before paging, keeps counts equal to what pages list.
 import type { IssueRecord } from './catalog-view.js';
 import type { AccessPort, Offer, TenantSettingsPort } from './ports.js';
-import { fillTemplate, statusLabel, type CommerceView, type Lang, type ListedIssue } from './presentation.js';
+import { fillTemplate, type CommerceView, type ListedIssue } from './listing.js';
 
 export type Scope = 'owned' | 'all';
 
@@ -28,7 +28,6 @@ export class Storefront {
   async acquirable(
     tenantId: number,
     userId: number,
-    lang: Lang,
     lists: readonly (readonly IssueRecord[])[],
     { filesOnly = false }: { filesOnly?: boolean } = {},
   ): Promise<ListedIssue[][]> {
@@ -41,13 +40,13 @@ export class Storefront {
         const offer = offers.get(issue.id);
         if (!offer?.individuallyAcquirable) return [];
         if (filesOnly && !(FILE_TYPES.has(issue.type) && (offer.reason !== null || offer.canBeBought))) return [];
-        return [{ issue, commerce: commerceView(issue, offer, storeUrl, lang) }];
+        return [{ issue, commerce: commerceView(issue, offer, storeUrl) }];
       }),
     );
   }
 }
 
-function commerceView(issue: IssueRecord, offer: Offer, storeUrl: string, lang: Lang): CommerceView {
+function commerceView(issue: IssueRecord, offer: Offer, storeUrl: string): CommerceView {
   return {
     canBeRead: offer.reason !== null,
     canBeBought: offer.canBeBought,
@@ -56,6 +55,5 @@ function commerceView(issue: IssueRecord, offer: Offer, storeUrl: string, lang: 
     prices: offer.prices,
     // The purchase redirect refuses what cannot be bought (free, owned, pay-per-use, no price): no link then.
     purchaseLink: offer.canBeBought ? `${storeUrl}/app/purchase/${issue.id}` : null,
-    status: statusLabel(offer.reason, issue.type, lang),
   };
 }

@@ -63,10 +63,11 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
         page: request.page,
         perPage: request.perPage,
         scope: scopeOf(request.scope),
-        lang: request.lang,
-        appBaseVersion: request.appBaseVersion,
       });
-      return { sections: result.sections.map((section) => presenter.section(section)), meta: pageMetaOf(result.meta) };
+      return {
+        sections: result.sections.map((section) => presenter.section(section, { lang: request.lang, appBaseVersion: request.appBaseVersion })),
+        meta: pageMetaOf(result.meta),
+      };
     },
 
     async filterLibrary(request) {
@@ -78,11 +79,9 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
         page: request.page,
         perPage: request.perPage,
         scope: scopeOf(request.scope),
-        lang: request.lang,
-        appBaseVersion: request.appBaseVersion,
         filesOnly: request.filesOnly,
       });
-      return { section: presenter.section(section) };
+      return { section: presenter.section(section, { lang: request.lang, appBaseVersion: request.appBaseVersion }) };
     },
 
     async getFavorite(request) {
@@ -102,10 +101,11 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
         query: request.query,
         page: request.page,
         scope: scopeOf(request.scope),
-        lang: request.lang,
         filesOnly: request.filesOnly,
       });
-      return result.disabled ? { searchDisabled: true, section: undefined } : { searchDisabled: false, section: presenter.section(result.section) };
+      return result.disabled
+        ? { searchDisabled: true, section: undefined }
+        : { searchDisabled: false, section: presenter.section(result.section, { lang: request.lang }) };
     },
 
     async searchGlobal(request) {
@@ -115,9 +115,10 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
         userId: id(request.userId, 'user_id'),
         query: request.query,
         page: request.page,
-        lang: request.lang,
       });
-      return result.disabled ? { searchDisabled: true, section: undefined } : { searchDisabled: false, section: presenter.section(result.section) };
+      return result.disabled
+        ? { searchDisabled: true, section: undefined }
+        : { searchDisabled: false, section: presenter.section(result.section, { lang: request.lang }) };
     },
 
     async listMyContent(request) {
@@ -126,9 +127,8 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
         userId: id(request.userId, 'user_id'),
         perPage: request.perPage,
         cursor: request.cursor,
-        lang: request.lang,
       });
-      return { section: presenter.section(result.section), meta: cursorMetaOf(result.meta) };
+      return { section: presenter.section(result.section, { lang: request.lang }), meta: cursorMetaOf(result.meta) };
     },
 
     async createIssue(request) {
@@ -172,9 +172,8 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
         userId: id(request.userId, 'user_id'),
         page: request.page,
         perPage: request.perPage,
-        lang: request.lang,
       });
-      return { section: presenter.section(section) };
+      return { section: presenter.section(section, { lang: request.lang }) };
     },
   };
 }

@@ -2,10 +2,19 @@
 import { catalog } from '@folio/proto';
 import type { IssueRecord } from '../domain/catalog-view.js';
 import type { CursorMetaView } from '../domain/my-content.js';
-import { fillTemplate, formatDateTime, type ListedIssue, type PageMetaView, type SectionView } from '../domain/presentation.js';
+import { fillTemplate, type ListedIssue, type PageMetaView, type SectionKind, type SectionView } from '../domain/listing.js';
 import type { Scope } from '../domain/storefront.js';
 import { stateOf, type IssueState, type StoredAccessibility, type StoredIssue } from '../domain/storage.js';
 import type { IssueFieldsInput } from '../domain/publishing.js';
+import { filterKeys, formatDateTime, langOf, sectionTitle, statusLabel, type DeprecatedRequestFields } from './deprecated-fields.js';
+
+const KIND_TO_WIRE: Record<SectionKind, catalog.SectionKind> = {
+  continue_reading: catalog.SectionKind.SECTION_KIND_CONTINUE_READING,
+  latest_issues: catalog.SectionKind.SECTION_KIND_LATEST_ISSUES,
+  collection: catalog.SectionKind.SECTION_KIND_COLLECTION,
+  search: catalog.SectionKind.SECTION_KIND_SEARCH,
+  my_content: catalog.SectionKind.SECTION_KIND_MY_CONTENT,
+};
 
 const STATE_TO_WIRE: Record<IssueState, catalog.IssueState> = {
   draft: catalog.IssueState.ISSUE_STATE_DRAFT,
@@ -89,7 +98,8 @@ export class Presenter {
     return issue.coverUrl ?? fillTemplate(this.coverUrlTemplate, { issue_id: issue.id, tenant_id: issue.tenantId });
   }
 
-  summary(listed: ListedIssue): catalog.IssueSummary {
+  /** The facts of an item, and for one release the rendered fields an older gateway reads (deprecated-fields.ts). */
+  summary(listed: ListedIssue, deprecated: DeprecatedRequestFields = {}): catalog.IssueSummary {
     const { issue, commerce } = listed;
     return {
       id: issue.id,
@@ -98,6 +108,7 @@ export class Presenter {
       slug: issue.slug,
       coverUrl: this.coverUrl(issue),
       publishedAt: formatDateTime(new Date(issue.publishedAtMs)),
+      publishedAtMs: issue.publishedAtMs,
       type: issue.type,
       description: issue.description,
       externalId: issue.externalId,
@@ -121,20 +132,27 @@ export class Presenter {
                 : undefined,
             })),
             purchaseLink: commerce.purchaseLink ?? undefined,
-            status: commerce.status,
+            status: statusLabel(commerce.accessReason, issue.type, langOf(deprecated.lang)),
           }
         : undefined,
     };
   }
 
-  section(section: SectionView): catalog.Section {
+  /**
+   * The facts of a section, and for one release the rendered fields an
+   * older gateway reads, from the deprecated request fields it still sends
+   * (a newer gateway leaves them empty and reads only the facts).
+   */
+  section(section: SectionView, deprecated: DeprecatedRequestFields): catalog.Section {
+    const lang = langOf(deprecated.lang);
     return {
-      filterName: section.filterName,
-      filterValue: section.filterValue,
-      filterParams: section.filterParams,
-      title: section.title,
-      data: section.data.map((listed) => this.summary(listed)),
+      ...filterKeys(section.filter, deprecated.appBaseVersion),
+      title: sectionTitle(section, lang),
+      data: section.data.map((listed) => this.summary(listed, deprecated)),
       meta: section.meta ? pageMetaOf(section.meta) : undefined,
+      kind: KIND_TO_WIRE[section.kind],
+      filter: { name: section.filter.name, value: section.filter.value },
+      collectionTitles: { ...section.collectionTitles },
     };
   }
 }
