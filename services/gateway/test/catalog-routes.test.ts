@@ -1,10 +1,12 @@
 // The catalog routes of the gateway (library, filter, favorites, store and
 // global search, my-content, continue-reading) against a catalog stand-in:
-// what each route sends to catalog (tenant, user, paging, scope, language,
-// X-AppBase-Version as sent, the dynamic filter, the user's tenants, the app
-// tenant) and how it renders the answers (commerce fields spread in, absent
-// optionals as null, discount only when set, exactly the filter keys catalog
-// set, 204 without a body, errors mapped).
+// what each route sends to catalog (tenant, user, paging, scope, the dynamic
+// filter, the user's tenants, the app tenant; never the deprecated lang or
+// app_base_version) and how it renders catalog's facts (titles and status
+// labels in X-App-Lang, dates formatted, commerce fields spread in, absent
+// optionals as null, discount only when set, the filter keys X-AppBase-Version
+// reads, 204 without a body, errors mapped). The stand-in leaves the
+// deprecated rendered fields empty: the gateway must not read them.
 import { DomainError, invalidArgument, notFound, unavailable } from '@folio/errors';
 import { startGrpcServer, type GrpcServer, type ServiceHandlers } from '@folio/grpc';
 import { createLogger } from '@folio/logger';
@@ -17,13 +19,31 @@ type Handlers = ServiceHandlers<typeof catalog.CatalogServiceService>;
 /** The handlers a test sets up; the others answer UNIMPLEMENTED. */
 type TestHandlers = { -readonly [K in keyof Handlers]?: Handlers[K] };
 
+const { SECTION_KIND_CONTINUE_READING, SECTION_KIND_LATEST_ISSUES, SECTION_KIND_COLLECTION, SECTION_KIND_SEARCH, SECTION_KIND_MY_CONTENT } =
+  catalog.SectionKind;
+
+/** A section as catalog answers it: its facts, with the deprecated rendered fields left empty. */
+const facts = (kind: catalog.SectionKind, filter: catalog.SectionFilter, over: Partial<catalog.Section> = {}): catalog.Section => ({
+  kind,
+  filter,
+  collectionTitles: {},
+  filterName: undefined,
+  filterValue: undefined,
+  filterParams: undefined,
+  title: '',
+  data: [],
+  meta: undefined,
+  ...over,
+});
+
 const SUMMARY = {
   id: 1002,
   tenantId: 1,
   name: 'Harbor Monthly - March',
   slug: 'harbor-monthly-march',
   coverUrl: 'http://127.0.0.1:8080/media/covers/1002.svg',
-  publishedAt: '2026-03-15 08:00:00',
+  publishedAt: '',
+  publishedAtMs: Date.parse('2026-03-15T08:00:00Z'),
   type: 'pdf',
   description: 'Monthly magazine of the northern harbours.',
   externalId: 'NW-PDF-1002',
@@ -62,7 +82,7 @@ const STOREFRONT_ITEM: catalog.IssueSummary = {
     free: false,
     prices: [{ currency: 'USD', amount: 4.99, discount: { amount: 2.49 } }],
     purchaseLink: 'http://northwind.localhost:8080/app/purchase/1002',
-    status: 'Adquirir',
+    status: '',
   },
 };
 /** A free audiobook in the storefront: no pages, no price, no purchase link. */
@@ -71,7 +91,7 @@ const FREE_AUDIO: catalog.IssueSummary = {
   id: 1003,
   type: 'audio',
   numberOfPages: undefined,
-  commerce: { canBeRead: true, canBeBought: false, accessReason: 'free', free: true, prices: [], status: 'Listen' },
+  commerce: { canBeRead: true, canBeBought: false, accessReason: 'free', free: true, prices: [], status: '' },
 };
 
 const meta = (over: Partial<catalog.PageMeta> = {}): catalog.PageMeta => ({ currentPage: 1, from: 1, to: 1, lastPage: 1, perPage: 8, total: 1, ...over });
@@ -134,15 +154,15 @@ describe('catalog routes (catalog stand-in)', () => {
   const single = { 'x-svc-tenant-id': '1' };
 
   describe('GET /api/v2/library', () => {
-    it('when asked with every option, then catalog gets them (version as sent) and the shelves render with commerce fields spread in', async () => {
+    it('when asked with every option, then catalog gets them and the shelves render in the language and version with commerce fields spread in', async () => {
       handlers.listLibrarySections = async () => ({
         sections: [
-          { filterParams: 'section=latest_issues', title: 'Últimas publicaciones', data: [STOREFRONT_ITEM, FREE_AUDIO], meta: undefined },
-          { filterParams: 'section=audio', title: 'Audiolibros', data: [], meta: undefined },
+          facts(SECTION_KIND_LATEST_ISSUES, { name: 'section', value: 'latest_issues' }, { data: [STOREFRONT_ITEM, FREE_AUDIO] }),
+          facts(SECTION_KIND_COLLECTION, { name: 'section', value: 'audio' }, { collectionTitles: { en: 'Audiobooks', es: 'Audiolibros' } }),
         ],
         meta: meta({ currentPage: 2, from: 5, to: 6, lastPage: 2, perPage: 4, total: 6 }),
       });
-      const response = await get('/api/v2/library?page=2&per_page=3&scope=all', { ...single, 'x-app-lang': 'es-AR', 'x-appbase-version': ' 1.28.0-beta ' });
+      const response = await get('/api/v2/library?page=2&per_page=3&scope=all', { ...single, 'x-app-lang': 'es-AR', 'x-appbase-version': ' 1.28.0 ' });
       expect(response.status).toBe(200);
       expect(last<catalog.ListLibrarySectionsRequest>('listLibrarySections')).toEqual({
         tenantId: 1,
@@ -150,8 +170,8 @@ describe('catalog routes (catalog stand-in)', () => {
         page: 2,
         perPage: 3,
         scope: catalog.Scope.SCOPE_ALL,
-        lang: 'es',
-        appBaseVersion: '1.28.0-beta',
+        lang: '',
+        appBaseVersion: '',
       });
       expect(response.body).toEqual({
         meta: { current_page: 2, from: 5, to: 6, last_page: 2, per_page: 4, total: 6 },
@@ -181,7 +201,7 @@ describe('catalog routes (catalog stand-in)', () => {
                 free: true,
                 prices: [],
                 purchase_link: null,
-                status: 'Listen',
+                status: 'Escuchar',
               },
             ],
           },
@@ -200,11 +220,14 @@ describe('catalog routes (catalog stand-in)', () => {
         'status',
       ]);
       expect(Object.keys(response.body.data[0])).toEqual(['filter_params', 'title', 'data']);
+      // A pre-release of 1.28.0 is before it: the pair.
+      const beta = await get('/api/v2/library?page=2&per_page=3&scope=all', { ...single, 'x-appbase-version': '1.28.0-beta' });
+      expect(Object.keys(beta.body.data[0])).toEqual(['filter_name', 'filter_value', 'title', 'data']);
     });
 
     it('when nothing optional is sent, then the defaults go to catalog and items without commerce carry none of its keys', async () => {
       handlers.listLibrarySections = async () => ({
-        sections: [{ filterName: 'section', filterValue: 'latest_issues', title: 'Latest issues', data: [SUMMARY], meta: undefined }],
+        sections: [facts(SECTION_KIND_LATEST_ISSUES, { name: 'section', value: 'latest_issues' }, { data: [SUMMARY] })],
         meta: meta({ perPage: 4 }),
       });
       const response = await get('/api/v2/library', single);
@@ -215,7 +238,7 @@ describe('catalog routes (catalog stand-in)', () => {
         page: 1,
         perPage: 8,
         scope: catalog.Scope.SCOPE_OWNED,
-        lang: 'en',
+        lang: '',
         appBaseVersion: '',
       });
       expect(response.body.data).toEqual([{ filter_name: 'section', filter_value: 'latest_issues', title: 'Latest issues', data: [SUMMARY_WIRE] }]);
@@ -246,7 +269,7 @@ describe('catalog routes (catalog stand-in)', () => {
 
   describe('GET /api/v2/library/filter', () => {
     const section = (data: catalog.IssueSummary[] = [SUMMARY]): catalog.FilterLibraryResponse => ({
-      section: { filterName: 'section', filterValue: 'fiction', title: 'Fiction', data, meta: meta({ perPage: 5 }) },
+      section: facts(SECTION_KIND_COLLECTION, { name: 'section', value: 'fiction' }, { collectionTitles: { en: 'Fiction' }, data, meta: meta({ perPage: 5 }) }),
     });
 
     it('when the dynamic filter is sent, then catalog gets its name and value, and the section renders with full meta', async () => {
@@ -261,8 +284,8 @@ describe('catalog routes (catalog stand-in)', () => {
         page: 1,
         perPage: 5,
         scope: catalog.Scope.SCOPE_OWNED,
-        lang: 'en',
-        appBaseVersion: '1.9.0',
+        lang: '',
+        appBaseVersion: '',
       });
       expect(response.body).toEqual({
         filter_name: 'section',
@@ -276,9 +299,13 @@ describe('catalog routes (catalog stand-in)', () => {
 
     it('when the page is empty, then from and to are null', async () => {
       handlers.filterLibrary = async () => ({
-        section: { filterParams: 'section=fiction', title: 'Fiction', data: [], meta: { ...EMPTY_META, currentPage: 3 } },
+        section: facts(
+          SECTION_KIND_COLLECTION,
+          { name: 'section', value: 'fiction' },
+          { collectionTitles: { en: 'Fiction' }, meta: { ...EMPTY_META, currentPage: 3 } },
+        ),
       });
-      const response = await get('/api/v2/library/filter?section=fiction&page=3', single);
+      const response = await get('/api/v2/library/filter?section=fiction&page=3', { ...single, 'x-appbase-version': '1.28.0' });
       expect(response.body).toEqual({
         filter_params: 'section=fiction',
         title: 'Fiction',
@@ -300,7 +327,7 @@ describe('catalog routes (catalog stand-in)', () => {
     it("when the filter is a search section's (search=<query>), then it pages the store search; a bad query is 422, a disabled flag 204", async () => {
       handlers.searchStore = async () => ({
         searchDisabled: false,
-        section: { filterName: 'search', filterValue: 'atlas', title: 'Search results', data: [SUMMARY], meta: meta({ currentPage: 2 }) },
+        section: facts(SECTION_KIND_SEARCH, { name: 'search', value: 'atlas' }, { data: [SUMMARY], meta: meta({ currentPage: 2 }) }),
       });
       const response = await get('/api/v2/library/filter?search=atlas&page=2&scope=all', single);
       expect(response.status).toBe(200);
@@ -370,7 +397,7 @@ describe('catalog routes (catalog stand-in)', () => {
   describe('GET /api/v2/search/store', () => {
     const found: catalog.SearchStoreResponse = {
       searchDisabled: false,
-      section: { filterName: 'search', filterValue: 'Café', title: 'Search results', data: [SUMMARY], meta: meta() },
+      section: facts(SECTION_KIND_SEARCH, { name: 'search', value: 'Café' }, { data: [SUMMARY], meta: meta() }),
     };
 
     it('when searched, then the query goes as sent (catalog normalizes) with page, scope and language', async () => {
@@ -386,12 +413,12 @@ describe('catalog routes (catalog stand-in)', () => {
         query: 'Cafe\u0301',
         page: 2,
         scope: catalog.Scope.SCOPE_ALL,
-        lang: 'it',
+        lang: '',
       });
       expect(response.body).toEqual({
         filter_name: 'search',
         filter_value: 'Café',
-        title: 'Search results',
+        title: 'Risultati della ricerca',
         data: [SUMMARY_WIRE],
         meta: { current_page: 1, from: 1, to: 1, last_page: 1, per_page: 8, total: 1 },
       });
@@ -431,13 +458,11 @@ describe('catalog routes (catalog stand-in)', () => {
     it("when searched, then catalog gets the user's tenants from identity and the app tenant (default 1)", async () => {
       handlers.searchGlobal = async () => ({
         searchDisabled: false,
-        section: {
-          filterName: 'search',
-          filterValue: 'mara',
-          title: 'Search results',
-          data: [SUMMARY, { ...SUMMARY, id: 2001, tenantId: 2 }],
-          meta: meta({ to: 2, total: 2 }),
-        },
+        section: facts(
+          SECTION_KIND_SEARCH,
+          { name: 'search', value: 'mara' },
+          { data: [SUMMARY, { ...SUMMARY, id: 2001, tenantId: 2 }], meta: meta({ to: 2, total: 2 }) },
+        ),
       });
       const response = await get('/api/v2/search/global?query=mara');
       expect(response.status).toBe(200);
@@ -447,7 +472,7 @@ describe('catalog routes (catalog stand-in)', () => {
         userId,
         query: 'mara',
         page: 1,
-        lang: 'en',
+        lang: '',
         appTenantId: 1,
       });
       expect(response.body.data.map((item: { tenant_id: number; id: number }) => [item.tenant_id, item.id])).toEqual([
@@ -474,13 +499,13 @@ describe('catalog routes (catalog stand-in)', () => {
   describe('GET /api/v2/user/my-content', () => {
     it('when listed, then catalog gets the tenants, per_page and cursor, and the section renders with cursor meta', async () => {
       handlers.listMyContent = async () => ({
-        section: { filterName: 'section', filterValue: 'my_content', title: 'My content', data: [SUMMARY], meta: undefined },
+        section: facts(SECTION_KIND_MY_CONTENT, { name: 'section', value: 'my_content' }, { data: [SUMMARY] }),
         meta: { perPage: 1, nextCursor: 'next.sig' },
       });
       const response = await get('/api/v2/user/my-content?per_page=1&cursor=abc.def&scope=all');
       expect(response.status).toBe(200);
       const request = last<catalog.ListMyContentRequest>('listMyContent');
-      expect({ ...request, tenantIds: [...request.tenantIds].sort() }).toEqual({ tenantIds: [1, 2], userId, perPage: 1, cursor: 'abc.def', lang: 'en' });
+      expect({ ...request, tenantIds: [...request.tenantIds].sort() }).toEqual({ tenantIds: [1, 2], userId, perPage: 1, cursor: 'abc.def', lang: '' });
       expect(response.body).toEqual({
         filter_name: 'section',
         filter_value: 'my_content',
@@ -509,12 +534,12 @@ describe('catalog routes (catalog stand-in)', () => {
   describe('GET /api/v2/user/continue-reading', () => {
     it('when listed, then catalog gets the tenants and paging (per_page 6 by default) and the section renders with page meta', async () => {
       handlers.listContinueReading = async () => ({
-        section: { filterName: 'section', filterValue: 'continue_reading', title: 'Continue reading', data: [], meta: { ...EMPTY_META, perPage: 6 } },
+        section: facts(SECTION_KIND_CONTINUE_READING, { name: 'section', value: 'continue_reading' }, { meta: { ...EMPTY_META, perPage: 6 } }),
       });
       const response = await get('/api/v2/user/continue-reading');
       expect(response.status).toBe(200);
       const request = last<catalog.ListContinueReadingRequest>('listContinueReading');
-      expect({ ...request, tenantIds: [...request.tenantIds].sort() }).toEqual({ tenantIds: [1, 2], userId, page: 1, perPage: 6, lang: 'en' });
+      expect({ ...request, tenantIds: [...request.tenantIds].sort() }).toEqual({ tenantIds: [1, 2], userId, page: 1, perPage: 6, lang: '' });
       expect(response.body).toEqual({
         filter_name: 'section',
         filter_value: 'continue_reading',

@@ -2,9 +2,9 @@
 // default and strictly where a wrong value must be reported.
 import type { Request } from 'express';
 import { AppVersion } from '@folio/app-version';
+import { langOf, type Lang } from '../render/lang.js';
 
-export const LANGS = ['en', 'es', 'pt', 'it'] as const;
-export type Lang = (typeof LANGS)[number];
+export { LANGS, langOf, type Lang } from '../render/lang.js';
 
 export const HEADER = {
   svcTenant: 'X-Svc-Tenant-Id',
@@ -23,15 +23,6 @@ export function positiveInt(raw: string | undefined): number | undefined {
   if (raw === undefined || !/^\d{1,10}$/.test(raw.trim())) return undefined;
   const value = Number(raw.trim());
   return value >= 1 && value <= MAX_INT32 ? value : undefined;
-}
-
-/** `es`, `ES`, `es-AR` → `es`; anything unknown or absent → `en`. */
-export function langOf(raw: string | undefined): Lang {
-  const primary = raw
-    ?.trim()
-    .toLowerCase()
-    .split(/[-_,;\s]/)[0];
-  return (LANGS as readonly string[]).includes(primary ?? '') ? (primary as Lang) : 'en';
 }
 
 /** X-CustomApp-Tenant-Id: default 1; `invalid` when present but not a positive integer. */

@@ -1,12 +1,13 @@
 // Library shelves, shelf filter and favorites of one tenant: answered by catalog.
-import type { AppVersion } from '@folio/app-version';
 import { z } from 'zod';
 import { invalidArgument, permissionDenied } from '@folio/errors';
 import { route } from '../http/route.js';
+import { libraryFilterKeys } from '../render/app-version.js';
+import { NO_LANG, NO_LANG_OR_VERSION, pagedSectionToWire, shelvesToWire } from '../render/v2/catalog.js';
 import { FavoriteState, issueIdParams, LibraryShelves, PagedSection, queryInt, scopeSchema } from './schemas.js';
 import { searchQuery } from './search.js';
 import { tenantIdsOf } from './user.js';
-import { catalogScope, pagedSectionToWire, shelvesToWire } from './wire.js';
+import { catalogScope } from './wire.js';
 
 const paging = {
   page: queryInt({ min: 1, max: 10_000, fallback: 1, description: 'Shelves page' }),
@@ -14,15 +15,6 @@ const paging = {
   scope: scopeSchema.default('owned'),
 };
 const PAGING_KEYS = new Set(Object.keys(paging));
-
-/**
- * X-AppBase-Version as the pipeline parsed it ("" when absent or not a
- * version): catalog applies the version rule of the sections (>= 1.28.0 gets
- * `filter_params`) with the same @folio/app-version rules.
- */
-function versionForCatalog(appBaseVersion: AppVersion | undefined): string {
-  return appBaseVersion?.toString() ?? '';
-}
 
 /**
  * The one dynamic filter `{filter_name}={filter_value}` among the query keys.
@@ -61,10 +53,9 @@ export const libraryRoutes = [
         page: query.page,
         perPage: query.per_page,
         scope: catalogScope(query.scope),
-        lang,
-        appBaseVersion: versionForCatalog(appBaseVersion),
+        ...NO_LANG_OR_VERSION,
       });
-      return { status: 200, body: shelvesToWire(response) };
+      return { status: 200, body: shelvesToWire(response, { lang, filterKeys: libraryFilterKeys(appBaseVersion) }) };
     },
   }),
   route({
@@ -102,10 +93,10 @@ export const libraryRoutes = [
           query: parsed.data,
           page: query.page,
           scope: catalogScope(query.scope),
-          lang,
+          ...NO_LANG,
         });
         if (found.searchDisabled) return { status: 204 };
-        return { status: 200, body: pagedSectionToWire(found.section, 'SearchStore') };
+        return { status: 200, body: pagedSectionToWire(found.section, { lang, filterKeys: 'pair' }, 'SearchStore') };
       }
       const response = await services.catalog.filterLibrary({
         tenantId: tenant.id,
@@ -114,10 +105,9 @@ export const libraryRoutes = [
         page: query.page,
         perPage: query.per_page,
         scope: catalogScope(query.scope),
-        lang,
-        appBaseVersion: versionForCatalog(appBaseVersion),
+        ...NO_LANG_OR_VERSION,
       });
-      return { status: 200, body: pagedSectionToWire(response.section, 'FilterLibrary') };
+      return { status: 200, body: pagedSectionToWire(response.section, { lang, filterKeys: libraryFilterKeys(appBaseVersion) }, 'FilterLibrary') };
     },
   }),
   route({

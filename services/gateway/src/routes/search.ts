@@ -2,9 +2,10 @@
 import { writtenWithoutSpaces } from '@folio/text';
 import { z } from 'zod';
 import { route } from '../http/route.js';
+import { NO_LANG, pagedSectionToWire } from '../render/v2/catalog.js';
 import { PagedSection, queryInt, scopeSchema } from './schemas.js';
 import { tenantIdsOf } from './user.js';
-import { catalogScope, pagedSectionToWire } from './wire.js';
+import { catalogScope } from './wire.js';
 
 const QUERY_MIN = 2;
 const QUERY_MAX = 128;
@@ -58,10 +59,10 @@ export const searchRoutes = [
         query: query.query,
         page: query.page,
         scope: catalogScope(query.scope),
-        lang,
+        ...NO_LANG,
       });
       if (response.searchDisabled) return { status: 204 };
-      return { status: 200, body: pagedSectionToWire(response.section, 'SearchStore') };
+      return { status: 200, body: pagedSectionToWire(response.section, { lang, filterKeys: 'pair' }, 'SearchStore') };
     },
   }),
   route({
@@ -85,11 +86,11 @@ export const searchRoutes = [
         userId: user.id,
         query: query.query,
         page: query.page,
-        lang,
         appTenantId,
+        ...NO_LANG,
       });
       if (response.searchDisabled) return { status: 204 };
-      return { status: 200, body: pagedSectionToWire(response.section, 'SearchGlobal') };
+      return { status: 200, body: pagedSectionToWire(response.section, { lang, filterKeys: 'pair' }, 'SearchGlobal') };
     },
   }),
 ];

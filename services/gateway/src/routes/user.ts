@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { DomainError } from '@folio/errors';
 import { RATE_RULES } from '../http/rate-limit.js';
 import { route, type Services } from '../http/route.js';
+import { myContentToWire, NO_LANG, pagedSectionToWire } from '../render/v2/catalog.js';
 import { EXPORT_FORMATS, loadExport, MARKDOWN_CONTENT_TYPE, toMarkdown, toW3c, W3C_CONTENT_TYPE, W3cAnnotationCollection } from './annotation-export.js';
 import { CursorSection, PagedSection, queryInt, UserObject } from './schemas.js';
-import { myContentToWire, pagedSectionToWire, userToWire } from './wire.js';
+import { userToWire } from './wire.js';
 
 /** The ids of the user's tenants (identity's memberships): the scope of the multi-tenant listings. */
 export async function tenantIdsOf(services: Pick<Services, 'identity'>, userId: number): Promise<number[]> {
@@ -50,9 +51,9 @@ export const userRoutes = [
         userId: user.id,
         page: query.page,
         perPage: query.per_page,
-        lang,
+        ...NO_LANG,
       });
-      return { status: 200, body: pagedSectionToWire(response.section, 'ListContinueReading') };
+      return { status: 200, body: pagedSectionToWire(response.section, { lang, filterKeys: 'pair' }, 'ListContinueReading') };
     },
   }),
   route({
@@ -77,9 +78,9 @@ export const userRoutes = [
         userId: user.id,
         perPage: query.per_page,
         cursor: query.cursor ?? '',
-        lang,
+        ...NO_LANG,
       });
-      return { status: 200, body: myContentToWire(response) };
+      return { status: 200, body: myContentToWire(response, lang) };
     },
   }),
   route({

@@ -4,21 +4,7 @@ import { deriveTextKey, encryptText } from '@folio/crypto';
 import { DomainError } from '@folio/errors';
 import { catalog, notes, type identity } from '@folio/proto';
 import type { z } from 'zod';
-import type {
-  CursorMeta,
-  CursorSection,
-  IssueSummary,
-  LibraryShelves,
-  NoteV1,
-  NoteV2,
-  PagedSection,
-  PageMeta,
-  Price,
-  Shelf,
-  TenantObject,
-  TokenResponse,
-  UserObject,
-} from './schemas.js';
+import type { NoteV1, NoteV2, TenantObject, TokenResponse, UserObject } from './schemas.js';
 
 export function tenantToWire(tenant: identity.Tenant): z.output<typeof TenantObject> {
   return {
@@ -170,113 +156,7 @@ export function annotationChangeOf(raw: unknown, value: string | null | undefine
 
 // ------------------------------------------------------------ catalog --
 
-type IssueWire = z.output<typeof IssueSummary>;
-type PriceWire = z.output<typeof Price>;
-type ShelfWire = z.output<typeof Shelf>;
-type PageMetaWire = z.output<typeof PageMeta>;
-type CursorMetaWire = z.output<typeof CursorMeta>;
-
-function catalogBreach(method: string, what: string): DomainError {
-  // A success without a required part is a contract breach upstream, not the client's fault.
-  return new DomainError('INTERNAL', `catalog ${method} answered without ${what}`);
-}
-
-function priceToWire(price: catalog.Price): PriceWire {
-  return {
-    currency: price.currency,
-    amount: price.amount,
-    // The key exists only while a promotion runs.
-    ...(price.discount && {
-      discount: { amount: price.discount.amount, percentage: price.discount.percentage ?? null, ends_at: price.discount.endsAt ?? null },
-    }),
-  };
-}
-
-/**
- * An issue summary with every field of the spec, in its order; absent
- * optionals are null. Storefront items (scope=all) get the commerce fields
- * spread in; other items get none of those keys.
- */
-export function issueToWire(issue: catalog.IssueSummary): IssueWire {
-  const summary: IssueWire = {
-    id: issue.id,
-    tenant_id: issue.tenantId,
-    name: issue.name,
-    slug: issue.slug,
-    cover_url: issue.coverUrl,
-    published_at: issue.publishedAt,
-    type: issue.type,
-    description: issue.description,
-    external_id: issue.externalId,
-    number_of_pages: issue.numberOfPages ?? null,
-    lang: issue.lang,
-    author: issue.author,
-    publisher: issue.publisher,
-    bisac: issue.bisac,
-  };
-  const commerce = issue.commerce;
-  if (!commerce) return summary;
-  return {
-    ...summary,
-    can_be_read: commerce.canBeRead,
-    can_be_bought: commerce.canBeBought,
-    access_reason: (commerce.accessReason ?? null) as IssueWire['access_reason'],
-    free: commerce.free,
-    prices: commerce.prices.map(priceToWire),
-    purchase_link: commerce.purchaseLink ?? null,
-    status: commerce.status,
-  };
-}
-
-export function pageMetaToWire(meta: catalog.PageMeta): PageMetaWire {
-  return {
-    current_page: meta.currentPage,
-    from: meta.from ?? null,
-    to: meta.to ?? null,
-    last_page: meta.lastPage,
-    per_page: meta.perPage,
-    total: meta.total,
-  };
-}
-
-export function cursorMetaToWire(meta: catalog.CursorMeta): CursorMetaWire {
-  return { per_page: meta.perPage, next_cursor: meta.nextCursor ?? null, prev_cursor: meta.prevCursor ?? null };
-}
-
-/**
- * A section without meta: exactly the filter keys catalog set (it applies the
- * X-AppBase-Version rule: `filter_params` or the `filter_name`/`filter_value`
- * pair), the localized title and the items.
- */
-export function shelfToWire(section: catalog.Section): ShelfWire {
-  return {
-    ...(section.filterName !== undefined && { filter_name: section.filterName }),
-    ...(section.filterValue !== undefined && { filter_value: section.filterValue }),
-    ...(section.filterParams !== undefined && { filter_params: section.filterParams }),
-    title: section.title,
-    data: section.data.map(issueToWire),
-  };
-}
-
-/** A single-section response (library filter, search, continue reading): the section with its page meta. */
-export function pagedSectionToWire(section: catalog.Section | undefined, method: string): z.output<typeof PagedSection> {
-  if (!section) throw catalogBreach(method, 'a section');
-  if (!section.meta) throw catalogBreach(method, 'page meta');
-  return { ...shelfToWire(section), meta: pageMetaToWire(section.meta) };
-}
-
-/** GET /api/v2/library: `{meta, data}` with page meta over shelves. */
-export function shelvesToWire(response: catalog.ListLibrarySectionsResponse): z.output<typeof LibraryShelves> {
-  if (!response.meta) throw catalogBreach('ListLibrarySections', 'page meta');
-  return { meta: pageMetaToWire(response.meta), data: response.sections.map(shelfToWire) };
-}
-
-/** GET /api/v2/user/my-content: the section with cursor meta. */
-export function myContentToWire(response: catalog.ListMyContentResponse): z.output<typeof CursorSection> {
-  if (!response.section) throw catalogBreach('ListMyContent', 'a section');
-  if (!response.meta) throw catalogBreach('ListMyContent', 'cursor meta');
-  return { ...shelfToWire(response.section), meta: cursorMetaToWire(response.meta) };
-}
+// Catalog's answers are rendered in render/v2/catalog.ts.
 
 /** The `scope` query parameter as catalog's enum (`owned` is the default). */
 export function catalogScope(scope: 'owned' | 'all' | undefined): catalog.Scope {
