@@ -28,7 +28,12 @@ async function startReaderStandIn(withIndex: boolean) {
         ...unimplementedHandlers(readerProto.ReaderServiceService, 'never'),
         async searchIssueText(request: readerProto.SearchIssueTextRequest) {
           searches.push(request);
-          return { hits: [{ location: 'page_7_section_2', snippet: '<b>lighthouse</b> keeper', queryWords: ['lighthouse'] }] };
+          const excerpt = { text: 'lighthouse keeper', matches: [{ start: 0, length: 10 }], startsMidSection: false, endsMidSection: true };
+          return {
+            hits: [
+              { location: 'page_7_section_2', snippet: '<b>lighthouse</b> keeper', queryWords: ['lighthouse'], page: 7, section: 2, pageOffset: 0, excerpt },
+            ],
+          };
         },
         async listIssueTextContent(request: readerProto.ListIssueTextContentRequest) {
           pages.push(request);

@@ -1,10 +1,11 @@
 // PassageSource over the reader service: the passages of the issue's text
 // around a selection, from the reader's in-issue text index, for the local
 // `expand` action. Two reader RPCs make it:
-//   1. SearchIssueText (v1 flavour, which locates hits as
-//      `page_<n>_section_<n>`) with the selection's first words finds the
+//   1. SearchIssueText with the selection's first words finds the page and
 //      section the selection comes from, in the reader session the gateway
-//      verified (within its preview share), as for any in-issue search;
+//      verified (within its preview share), as for any in-issue search (a
+//      reader of the release before says them only in the v1 location,
+//      `page_<n>_section_<n>`, so the v1 flavour is still asked for);
 //   2. ListIssueTextContent of that page gives its sections, and the window of
 //      `maxPassages` sections centred on the found one is the answer, in
 //      reading order.
@@ -39,6 +40,13 @@ export function windowAround<T>(items: T[], index: number, size: number): T[] {
 
 const SECTION_LOCATION = /^page_(\d+)_section_(\d+)$/;
 
+/** The hit's page and section; from its v1 location when a reader of the release before leaves them unset. */
+function sectionOf(hit: reader.TextHit): { page: number; section: number } | undefined {
+  if (hit.page > 0 && hit.section > 0) return { page: hit.page, section: hit.section };
+  const match = SECTION_LOCATION.exec(hit.location);
+  return match ? { page: Number(match[1]), section: Number(match[2]) } : undefined;
+}
+
 export class ReaderPassageSource implements PassageSource {
   private readonly client: PromiseClient<reader.ReaderServiceClient>;
 
@@ -67,9 +75,9 @@ export class ReaderPassageSource implements PassageSource {
         api: reader.SearchApi.SEARCH_API_V1,
         issueId: request.issueId,
       });
-      const match = SECTION_LOCATION.exec(hits[0]?.location ?? '');
-      if (!match) return [];
-      const [page, section] = [Number(match[1]), Number(match[2])];
+      const where = hits[0] && sectionOf(hits[0]);
+      if (!where) return [];
+      const { page, section } = where;
       const { records } = await this.client.listIssueTextContent({ storeTenantId: request.tenantId, issueId: request.issueId, page });
       const ordered = [...records].sort((a, b) => a.section - b.section);
       const found = ordered.findIndex((record) => record.section === section);
