@@ -8,25 +8,44 @@ import { buildPreviewEpub } from '../ingest/epub-preview.js';
 import { keys } from '../ingest/ingest.js';
 import type { MediaUrls } from '../media/signing.js';
 import type { ContentStorage } from '../storage/storage.js';
+import type { TocEntry } from './settings.js';
 import type { ContentManifest } from './store.js';
 
-/** The reader session response of the spec, in its key order, without `token`. */
+export interface EpubSessionContent {
+  /** Signed; null in a stored session record. */
+  fileUrl: string | null;
+  spine: { href: string; idref: string }[];
+  totalWords: number;
+}
+
+export interface PdfSessionContent {
+  /** The signed page images; null in a stored session record. */
+  filesUrls: string[] | null;
+  filesInfo: { width: number; height: number }[];
+}
+
+export interface AudioSessionContent {
+  /** `url` is signed; null in a stored session record. Durations in whole seconds. */
+  tracks: { title: string; url: string | null; duration: number }[];
+}
+
+/**
+ * What a reader session shows of an issue: its cover and table of contents
+ * and the content of its one type (the others null). How a client receives
+ * it is the gateway's to render.
+ */
 export interface SessionContent {
   cover: string;
-  table_of_contents: unknown[];
-  custom_preview: boolean;
-  file_url: string | null;
-  files_urls: string[] | null;
-  files_info: { width: number; height: number }[] | null;
-  articles: unknown[] | null;
-  spine: { href: string; idref: string }[] | null;
-  total_words: number | null;
-  /** `url` is null in a stored session record. */
-  tracks: { title: string; url: string | null; duration: number }[] | null;
-  /** How the file is laid out: `fixed` for PDF pages and fixed-layout EPUBs; null for audio. */
+  tableOfContents: TocEntry[];
+  /** The session shows the preview share only. */
+  customPreview: boolean;
+  epub: EpubSessionContent | null;
+  pdf: PdfSessionContent | null;
+  audio: AudioSessionContent | null;
+  /** How the file is laid out: `fixed` for PDF pages and fixed-layout EPUBs; null for audio (and sessions stored before it was recorded). */
   layout: 'reflowable' | 'fixed' | null;
   /** The file's reading direction; null when it leaves it to the reader. */
-  reading_progression: 'ltr' | 'rtl' | null;
+  readingProgression: 'ltr' | 'rtl' | null;
 }
 
 /**
@@ -81,37 +100,33 @@ export class ContentLinks {
     const limit = options.limit;
     const content: SessionContent = {
       cover: this.cover(manifest),
-      table_of_contents: [],
-      custom_preview: limit !== null,
-      file_url: null,
-      files_urls: null,
-      files_info: null,
-      articles: null,
-      spine: null,
-      total_words: null,
-      tracks: null,
+      tableOfContents: [],
+      customPreview: limit !== null,
+      epub: null,
+      pdf: null,
+      audio: null,
       layout: manifest.pdf ? 'fixed' : manifest.epub ? (manifest.metadata?.layout ?? 'reflowable') : null,
-      reading_progression:
+      readingProgression:
         manifest.metadata?.reading_progression === 'ltr' || manifest.metadata?.reading_progression === 'rtl' ? manifest.metadata.reading_progression : null,
     };
     if (manifest.epub) {
       const spine = limit === null ? manifest.epub.spine : manifest.epub.spine.slice(0, limit);
       const inPreview = new Set(spine.map((chapter) => chapter.href));
       const fileKey = await this.epubKey(manifest, limit);
-      content.file_url = sign(fileKey);
-      content.spine = spine.map(({ href, idref }) => ({ href, idref }));
-      content.total_words = spine.reduce((sum, chapter) => sum + chapter.words, 0);
-      content.table_of_contents = manifest.epub.toc.filter((entry) => inPreview.has(entry.href.split('#')[0]!));
+      content.epub = {
+        fileUrl: sign(fileKey),
+        spine: spine.map(({ href, idref }) => ({ href, idref })),
+        totalWords: spine.reduce((sum, chapter) => sum + chapter.words, 0),
+      };
+      content.tableOfContents = manifest.epub.toc.filter((entry) => inPreview.has(entry.href.split('#')[0]!));
     } else if (manifest.pdf) {
       const pages = limit === null ? manifest.pdf.pages : manifest.pdf.pages.slice(0, limit);
-      content.files_urls = pages.map((page) => sign(page.key));
-      content.files_info = pages.map(({ width, height }) => ({ width, height }));
-      content.articles = [];
-      content.table_of_contents = manifest.pdf.toc.filter((entry) => entry.page <= pages.length);
+      content.pdf = { filesUrls: pages.map((page) => sign(page.key)), filesInfo: pages.map(({ width, height }) => ({ width, height })) };
+      content.tableOfContents = manifest.pdf.toc.filter((entry) => entry.page <= pages.length);
     } else if (manifest.audio) {
       const tracks = limit === null ? manifest.audio.tracks : manifest.audio.tracks.slice(0, limit);
-      content.tracks = tracks.map((track) => ({ title: track.title, url: sign(track.key), duration: Math.round(track.duration) }));
-      content.table_of_contents = tracks.map((track, index) => ({ title: track.title, track: index }));
+      content.audio = { tracks: tracks.map((track) => ({ title: track.title, url: sign(track.key), duration: Math.round(track.duration) })) };
+      content.tableOfContents = tracks.map((track, index) => ({ title: track.title, track: index }));
     }
     return content;
   }

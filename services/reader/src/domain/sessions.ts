@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { failedPrecondition, notFound, permissionDenied, unavailable } from '@folio/errors';
 import { previewLimit, type ContentLinks, type SessionContent } from './content.js';
+import { contentOfSnapshot, snapshotOf } from './session-snapshot.js';
 import type { Peers } from './ports.js';
 import type { ContentManifest, ManifestRepository, SessionRecord, SessionRepository } from './store.js';
 import type { ReaderClaims, TokenService } from './tokens.js';
@@ -47,7 +48,7 @@ export interface StoredSession {
   /** ISO 8601 UTC. */
   createdAt: string;
   expiresAt: string;
-  content: Partial<SessionContent>;
+  content: SessionContent;
 }
 
 /** A session as the gateway may take it without asking: its user, and how long its newest token lives. */
@@ -203,7 +204,7 @@ export class ReaderSessions {
       created_at: now,
       expires_at: expiresAt,
       // What the v1 session record shows: never a signed URL, which would be a credential at rest.
-      snapshot: { ...withoutSignedUrls(content) },
+      snapshot: snapshotOf(content),
     });
     await Promise.all([stored, this.deps.liveness.started({ sessionId, userId, tokenExpiresAt: expiresAt })]);
     return { sessionId, publicId, token, content };
@@ -324,16 +325,6 @@ export function sessionRecord(session: SessionRecord): StoredSession {
     engineHost: session.engine_host,
     createdAt: new Date(session.created_at).toISOString(),
     expiresAt: new Date(session.expires_at).toISOString(),
-    // Snapshots stored before 2026-11-26 still hold the signed URLs of their first answer.
-    content: withoutSignedUrls(session.snapshot as Partial<SessionContent>),
-  };
-}
-
-function withoutSignedUrls(snapshot: Partial<SessionContent>): Partial<SessionContent> {
-  return {
-    ...snapshot,
-    ...(snapshot.file_url !== undefined && { file_url: null }),
-    ...(snapshot.files_urls !== undefined && { files_urls: null }),
-    ...(snapshot.tracks && { tracks: snapshot.tracks.map(({ title, duration }) => ({ title, url: null, duration })) }),
+    content: contentOfSnapshot(session.snapshot),
   };
 }

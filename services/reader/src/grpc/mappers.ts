@@ -25,29 +25,19 @@ export function tocToProto(entries: readonly TocEntry[]): reader.TocEntry[] {
   }));
 }
 
-/**
- * A session's content (as returned, or as stored in a session snapshot: there
- * signed URLs are null). The content type is the one whose keys are set.
- */
-export function contentToProto(content: Partial<SessionContent>): reader.SessionContent {
-  const message: reader.SessionContent = {
-    cover: content.cover ?? '',
-    tableOfContents: tocToProto((content.table_of_contents ?? []) as TocEntry[]),
-    customPreview: content.custom_preview ?? false,
-    epub: undefined,
-    pdf: undefined,
-    audio: undefined,
+/** A session's content, as returned or as stored (there without signed URLs). */
+export function contentToProto(content: SessionContent): reader.SessionContent {
+  const { epub, pdf, audio } = content;
+  return {
+    cover: content.cover,
+    tableOfContents: tocToProto(content.tableOfContents),
+    customPreview: content.customPreview,
+    epub: epub ? { fileUrl: orUndefined(epub.fileUrl), spine: epub.spine, totalWords: epub.totalWords } : undefined,
+    pdf: pdf ? { filesUrls: pdf.filesUrls ? { urls: pdf.filesUrls } : undefined, filesInfo: pdf.filesInfo } : undefined,
+    audio: audio ? { tracks: audio.tracks.map((track) => ({ title: track.title, url: orUndefined(track.url), duration: track.duration })) } : undefined,
     layout: orUndefined(content.layout),
-    readingProgression: orUndefined(content.reading_progression),
+    readingProgression: orUndefined(content.readingProgression),
   };
-  if (content.spine) {
-    message.epub = { fileUrl: orUndefined(content.file_url), spine: content.spine, totalWords: content.total_words ?? 0 };
-  } else if (content.files_info) {
-    message.pdf = { filesUrls: content.files_urls ? { urls: content.files_urls } : undefined, filesInfo: content.files_info };
-  } else if (content.tracks) {
-    message.audio = { tracks: content.tracks.map((track) => ({ title: track.title, url: orUndefined(track.url), duration: track.duration })) };
-  }
-  return message;
 }
 
 export function storedSessionToProto(session: StoredSession): reader.StoredReaderSession {
