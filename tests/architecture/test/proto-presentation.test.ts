@@ -69,7 +69,6 @@ const ALLOWED: Record<string, string> = {
 
   'svc.reader.v1.GetReaderSettingsRequest.lang': NOT_YET_MOVED("reader puts the client's language into the engine URLs"),
   'svc.reader.v1.StoredReaderSession.api': NOT_YET_MOVED('reader stores the API generation a session was opened with'),
-  'svc.reader.v1.TenantReaderDefaults.custom_styles': NOT_YET_MOVED("the reader's styles as an untyped Struct"),
   'svc.reader.v1.TenantReaderSettings.lang': TENANT_LANGUAGE,
   'svc.reader.v1.ContentMetadata.lang': CONTENT_LANGUAGE,
   'svc.reader.v1.TocEntry.title': CONTENT_TITLE,

@@ -1,6 +1,13 @@
 import { reader } from '@folio/proto';
 import { describe, expect, it } from 'vitest';
-import { POSITION_LIST_MEDIA_TYPE, positionListToWire, publicationToWire, sessionContentToWire, WEBPUB_MEDIA_TYPE } from './reader-wire.js';
+import {
+  POSITION_LIST_MEDIA_TYPE,
+  positionListToWire,
+  publicationToWire,
+  readerSettingsToWire,
+  sessionContentToWire,
+  WEBPUB_MEDIA_TYPE,
+} from './reader-wire.js';
 
 const publication = (preview: boolean): reader.Publication => ({
   type: reader.PublicationType.PUBLICATION_TYPE_EPUB,
@@ -80,5 +87,53 @@ describe('sessionContentToWire (layout and reading direction)', () => {
 
   it('when a session stored before they were recorded (or a direction left to the reader) is rendered, then both are null', () => {
     expect(sessionContentToWire(content({ readingProgression: 'auto' }), 'GetSession')).toMatchObject({ layout: null, reading_progression: null });
+  });
+});
+
+describe("readerSettingsToWire (the tenant's custom styles)", () => {
+  const view = (reader: Partial<reader.TenantReaderDefaults>): reader.ReaderSettingsView => ({
+    token: 'settings-token',
+    trackerTrackToken: 'tracker',
+    features: { tts: true, search: true, concurrencyLimit: false, chineseVoice: false },
+    tenant: {
+      lang: 'en',
+      readerTokenSessionUrl: 'http://northwind.localhost/api/v1/sessions',
+      exitUrl: 'https://northwind.localhost/library',
+      reader: { pdfLayout: 'single', tts: true, theme: 'light', extras: [], customStyles: undefined, styles: undefined, ...reader },
+      preview: false,
+    },
+    user: undefined,
+    issue: {
+      name: 'Atlas',
+      description: '',
+      fileType: 'epub',
+      tags: undefined,
+      issueUrl: '',
+      issueFullUrl: '',
+      issueTenantId: 1,
+      publicationDate: '',
+      issueIsFavorite: false,
+      lastLocation: undefined,
+      twitterUser: '',
+    },
+    engineUrl: '',
+    engineUrlProxied: '',
+  });
+  const stylesOf = (defaults: Partial<reader.TenantReaderDefaults>) => readerSettingsToWire(view(defaults)).settings.tenant.reader.customStyles;
+
+  it('when the tenant set none, then customStyles is null', () => {
+    expect(stylesOf({})).toBeNull();
+  });
+
+  it('when the typed styles come, then they are read first', () => {
+    expect(stylesOf({ styles: { values: { fontFamily: 'Georgia', accent: '#1F4E79' } }, customStyles: { fontFamily: 'Georgia', accent: '#1F4E79' } })).toEqual({
+      fontFamily: 'Georgia',
+      accent: '#1F4E79',
+    });
+    expect(stylesOf({ styles: { values: {} } })).toEqual({});
+  });
+
+  it('when only the deprecated Struct comes (a reader of the release before, or a value that is not text), then it is shown as it is', () => {
+    expect(stylesOf({ customStyles: { fontSize: 18, fontFamily: 'Georgia' } })).toEqual({ fontSize: 18, fontFamily: 'Georgia' });
   });
 });

@@ -149,7 +149,8 @@ export function readerSettingsToWire(view: reader.ReaderSettingsView | undefined
           tts: defaults?.tts ?? false,
           theme: defaults?.theme ?? 'light',
           extras: defaults?.extras ?? [],
-          customStyles: nullable(defaults?.customStyles),
+          // The typed styles first; a reader of the release before (or a value that is not text) sends only the Struct.
+          customStyles: defaults?.styles ? { ...defaults.styles.values } : nullable(defaults?.customStyles),
         },
         preview: tenant.preview,
       },

@@ -108,6 +108,7 @@ export function settingsViewToProto(view: ReaderSettingsView): reader.ReaderSett
         theme: defaults.theme,
         extras: defaults.extras,
         customStyles: orUndefined(defaults.customStyles),
+        styles: stylesToProto(defaults.customStyles),
       },
       preview: view.tenant.preview,
     },
@@ -119,6 +120,17 @@ export function settingsViewToProto(view: ReaderSettingsView): reader.ReaderSett
     engineUrl: view.engineUrl,
     engineUrlProxied: view.engineUrlProxied,
   };
+}
+
+/** The tenant's styles when every value is text: others have no typed form, and only the deprecated Struct carries them. */
+function stylesToProto(styles: Record<string, unknown> | null): reader.ReaderStyles | undefined {
+  if (!styles) return undefined;
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(styles)) {
+    if (typeof value !== 'string') return undefined;
+    values[name] = value;
+  }
+  return { values };
 }
 
 export function downloadToProto(download: DownloadView): reader.DownloadRecord {
