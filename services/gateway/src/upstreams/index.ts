@@ -54,27 +54,34 @@ export function createUpstream<C extends Client>(
     }
     return found;
   };
+  const guardedOf = (method: string | symbol) => {
+    const call = (raw as Record<string | symbol, unknown>)[method];
+    if (typeof call !== 'function' || typeof method !== 'string' || method === 'close' || method === 'raw') return undefined;
+    const streamingDeadline = settings.streamingDeadlineMs !== undefined && isClientStreaming(Constructor, method) ? settings.streamingDeadlineMs : undefined;
+    let own: Breaker | undefined; // created on the method's first call
+    return (request: unknown, given?: CallSettings) => {
+      const callSettings = streamingDeadline !== undefined ? { deadlineMs: streamingDeadline, ...given } : given;
+      return breaker.run((service) =>
+        (own ??= methodBreaker(method)).run((mine) =>
+          (call as (r: unknown, s?: CallSettings) => Promise<unknown>)(
+            request,
+            service.trial || mine.trial ? { ...callSettings, waitForReady: true } : callSettings,
+          ).catch((error: unknown) => {
+            // A deadline that ran out with no connection (a trial waiting for one, a
+            // service that went away mid-call) is the service's failure, not the method's slowness.
+            if (isDomainError(error) && error.code === 'DEADLINE_EXCEEDED' && !connected()) markUnreachable(error);
+            throw error;
+          }),
+        ),
+      );
+    };
+  };
+  // Each method's guarded caller is built on its first use, not on every property read.
+  const guarded = new Map<string | symbol, ReturnType<typeof guardedOf>>();
   const client = new Proxy({} as GuardedClient<C>, {
     get(_target, method) {
-      const call = (raw as Record<string | symbol, unknown>)[method];
-      if (typeof call !== 'function' || typeof method !== 'string' || method === 'close' || method === 'raw') return undefined;
-      const streamingDeadline = settings.streamingDeadlineMs !== undefined && isClientStreaming(Constructor, method) ? settings.streamingDeadlineMs : undefined;
-      return (request: unknown, given?: CallSettings) => {
-        const callSettings = streamingDeadline !== undefined ? { deadlineMs: streamingDeadline, ...given } : given;
-        return breaker.run((service) =>
-          methodBreaker(method).run((own) =>
-            (call as (r: unknown, s?: CallSettings) => Promise<unknown>)(
-              request,
-              service.trial || own.trial ? { ...callSettings, waitForReady: true } : callSettings,
-            ).catch((error: unknown) => {
-              // A deadline that ran out with no connection (a trial waiting for one, a
-              // service that went away mid-call) is the service's failure, not the method's slowness.
-              if (isDomainError(error) && error.code === 'DEADLINE_EXCEEDED' && !connected()) markUnreachable(error);
-              throw error;
-            }),
-          ),
-        );
-      };
+      if (!guarded.has(method)) guarded.set(method, guardedOf(method));
+      return guarded.get(method);
     },
   });
   return {
