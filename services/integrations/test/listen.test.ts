@@ -5,7 +5,7 @@ import { parseBuffer } from 'music-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpeechSynthesizer } from '../src/domain/ports.js';
 import { EspeakSynthesizer } from '../src/engines/espeak.js';
-import { expectRefusal, newReader, startTestIntegrations, v1, type TestIntegrations, type TestReader } from './support.js';
+import { expectRefusal, newReader, plaintext, startTestIntegrations, type TestIntegrations, type TestReader } from './support.js';
 
 /** The real engine, counting its syntheses: the proof that a cache hit does not synthesize. */
 class CountingSynthesizer implements SpeechSynthesizer {
@@ -95,7 +95,7 @@ describe('listen', () => {
   });
 
   it('when a v1 app (manifest below 2.0.0) sends plaintext without a voice, then it is spoken (the default voice)', async () => {
-    const result = await app.client.listen({ caller: reader.caller(v1('1.4.0')), text: 'Good night and good luck.' });
+    const result = await app.client.listen({ caller: reader.caller(plaintext), text: 'Good night and good luck.' });
     expect(result.voiceId).toBe('Joanna');
     await expectMp3(result.audio);
   });

@@ -93,6 +93,7 @@ export function newReader(base: Partial<integrations.Caller> = {}): TestReader {
       sessionId: '7',
       preview: false,
       previewLimit: undefined,
+      textEncoding: integrations.TextEncoding.TEXT_ENCODING_ENCRYPTED,
       apiVersion: integrations.ApiVersion.API_VERSION_V2,
       manifestVersion: undefined,
       tenantLang: 'en',
@@ -104,8 +105,18 @@ export function newReader(base: Partial<integrations.Caller> = {}): TestReader {
   };
 }
 
-/** The v1 caller of a reader app declaring `manifestVersion` (undefined: an old app sending no header). */
-export const v1 = (manifestVersion?: string): Partial<integrations.Caller> => ({
+/** A caller whose app sends the text as typed (a v1 app below manifest 2.0.0, as the gateway tells). */
+export const plaintext: Partial<integrations.Caller> = {
+  textEncoding: integrations.TextEncoding.TEXT_ENCODING_PLAINTEXT,
+  apiVersion: integrations.ApiVersion.API_VERSION_V1,
+};
+
+/**
+ * A v1 caller as a gateway of the release before sends it: no text encoding,
+ * the app's `manifestVersion` instead (undefined: an old app sending no header).
+ */
+export const legacyV1 = (manifestVersion?: string): Partial<integrations.Caller> => ({
+  textEncoding: integrations.TextEncoding.TEXT_ENCODING_UNSPECIFIED,
   apiVersion: integrations.ApiVersion.API_VERSION_V1,
   manifestVersion,
 });

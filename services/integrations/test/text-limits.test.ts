@@ -5,7 +5,7 @@ import { encryptText } from '@folio/crypto';
 import { integrations } from '@folio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AiEngine, AiRequest, Dictionary, SpeechSynthesizer, Translator } from '../src/domain/ports.js';
-import { expectRefusal, newReader, startTestIntegrations, v1, type TestIntegrations, type TestReader } from './support.js';
+import { expectRefusal, legacyV1, newReader, plaintext, startTestIntegrations, type TestIntegrations, type TestReader } from './support.js';
 
 const seen: string[] = [];
 const translator: Translator = {
@@ -123,7 +123,7 @@ describe('integration text limits and encryption', () => {
     });
 
     it('when a v1 app below manifest 2.0.0 sends plaintext over the text limit, then 422 names the text limit', async () => {
-      await expectRefusal(endpoint.call(endpoint.tooLong, reader.caller(v1('1.9.9'))), 'INVALID_ARGUMENT', 'text', endpoint.limit);
+      await expectRefusal(endpoint.call(endpoint.tooLong, reader.caller(plaintext)), 'INVALID_ARGUMENT', 'text', endpoint.limit);
     });
   });
 
@@ -140,32 +140,49 @@ describe('integration text limits and encryption', () => {
 
   it('when a v1 plaintext dictionary text is within 5 words but over the 150-character payload limit, then 422 names the payload limit', async () => {
     const fiveLongWords = Array.from({ length: 5 }, () => 'x'.repeat(40)).join(' ');
-    await expectRefusal(app.client.define({ caller: reader.caller(v1()), text: fiveLongWords, lang: 'en' }), 'INVALID_ARGUMENT', 'text', /150 characters/);
+    await expectRefusal(app.client.define({ caller: reader.caller(plaintext), text: fiveLongWords, lang: 'en' }), 'INVALID_ARGUMENT', 'text', /150 characters/);
   });
 
-  describe('v1 text encryption by manifest version', () => {
+  describe('the text encoding the gateway says', () => {
+    it('when the text is said to be plaintext, then it is used as is (a payload is not decrypted)', async () => {
+      await app.client.translate({ caller: reader.caller(plaintext), text: 'Plain words' });
+      expect(seen.at(-1)).toBe('Plain words');
+      const payload = reader.encrypt('Secret words');
+      await app.client.translate({ caller: reader.caller(plaintext), text: payload });
+      expect(seen.at(-1)).toBe(payload);
+    });
+
+    it('when the text is said to be encrypted, then it is decrypted even on v1 with an old manifest, and plaintext is 422', async () => {
+      const v1Encrypted = reader.caller({ apiVersion: integrations.ApiVersion.API_VERSION_V1, manifestVersion: '1.0.0' });
+      await app.client.translate({ caller: v1Encrypted, text: reader.encrypt('Secret words') });
+      expect(seen.at(-1)).toBe('Secret words');
+      await expectRefusal(app.client.translate({ caller: v1Encrypted, text: 'Plain words' }), 'INVALID_ARGUMENT', 'text', /could not be decrypted/);
+    });
+  });
+
+  describe('v1 text encryption by manifest version, from a gateway of the release before (no text encoding)', () => {
     it('when a v1 app sends no manifest version, then its plaintext is used as is', async () => {
-      const result = await app.client.translate({ caller: reader.caller(v1()), text: 'Hello world' });
+      const result = await app.client.translate({ caller: reader.caller(legacyV1()), text: 'Hello world' });
       expect(seen.at(-1)).toBe('Hello world');
       expect(result.translations[0]!.translatedText).toBe('translated(11)');
     });
 
     it('when a v1 app declares a manifest below 2.0.0, then its text is plaintext (a payload is not decrypted)', async () => {
-      await app.client.translate({ caller: reader.caller(v1('1.12.3')), text: 'Plain words' });
+      await app.client.translate({ caller: reader.caller(legacyV1('1.12.3')), text: 'Plain words' });
       expect(seen.at(-1)).toBe('Plain words');
       const payload = reader.encrypt('Secret words');
-      await app.client.translate({ caller: reader.caller(v1('1.99.0')), text: payload });
+      await app.client.translate({ caller: reader.caller(legacyV1('1.99.0')), text: payload });
       expect(seen.at(-1)).toBe(payload);
     });
 
     it.each(['2.0.0', '2.1', '10.0.0', '2.0.0-beta.1'])('when a v1 app declares manifest %s, then its text is decrypted', async (version) => {
-      await app.client.translate({ caller: reader.caller(v1(version)), text: reader.encrypt('Secret words') });
+      await app.client.translate({ caller: reader.caller(legacyV1(version)), text: reader.encrypt('Secret words') });
       expect(seen.at(-1)).toBe('Secret words');
     });
 
     it('when a v1 app at manifest 2.0.0 sends plaintext, then 422 (it must encrypt)', async () => {
       await expectRefusal(
-        app.client.translate({ caller: reader.caller(v1('2.0.0')), text: 'Plain words' }),
+        app.client.translate({ caller: reader.caller(legacyV1('2.0.0')), text: 'Plain words' }),
         'INVALID_ARGUMENT',
         'text',
         /could not be decrypted/,
@@ -173,7 +190,10 @@ describe('integration text limits and encryption', () => {
     });
 
     it('when a v2 call carries a manifest below 2.0.0, then its text is still decrypted (v2 always encrypts)', async () => {
-      await app.client.translate({ caller: reader.caller({ manifestVersion: '1.0.0' }), text: reader.encrypt('Always secret') });
+      await app.client.translate({
+        caller: reader.caller({ textEncoding: integrations.TextEncoding.TEXT_ENCODING_UNSPECIFIED, manifestVersion: '1.0.0' }),
+        text: reader.encrypt('Always secret'),
+      });
       expect(seen.at(-1)).toBe('Always secret');
     });
   });
@@ -184,8 +204,12 @@ describe('integration text limits and encryption', () => {
     await expectRefusal(app.client.translate({ caller: undefined, text: 'hello' }), 'FAILED_PRECONDITION');
   });
 
-  it('when the API version is unspecified, then the text is treated as encrypted (fails closed)', async () => {
-    await app.client.translate({ caller: reader.caller({ apiVersion: integrations.ApiVersion.API_VERSION_UNSPECIFIED }), text: reader.encrypt('Hidden') });
+  it('when neither the text encoding nor the API version is said, then the text is treated as encrypted (fails closed)', async () => {
+    const caller = reader.caller({
+      textEncoding: integrations.TextEncoding.TEXT_ENCODING_UNSPECIFIED,
+      apiVersion: integrations.ApiVersion.API_VERSION_UNSPECIFIED,
+    });
+    await app.client.translate({ caller, text: reader.encrypt('Hidden') });
     expect(seen.at(-1)).toBe('Hidden');
   });
 });

@@ -2,7 +2,7 @@
 // pivots) and language detection, plus the Google Translate v2 adapter
 // against a local stand-in that checks what it receives.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRefusal, newReader, startStandIn, startTestIntegrations, v1, type StandIn, type TestIntegrations, type TestReader } from './support.js';
+import { expectRefusal, newReader, startStandIn, startTestIntegrations, plaintext, type StandIn, type TestIntegrations, type TestReader } from './support.js';
 
 describe('translate on Apertium', () => {
   let app: TestIntegrations;
@@ -75,7 +75,7 @@ describe('translate on Apertium', () => {
   });
 
   it('when a v1 app below manifest 2.0.0 sends plaintext, then it is translated the same', async () => {
-    const result = await app.client.translate({ caller: reader.caller(v1('1.0.0')), text: 'The big house.', targetLang: 'es' });
+    const result = await app.client.translate({ caller: reader.caller(plaintext), text: 'The big house.', targetLang: 'es' });
     expect(result.translations[0]!.translatedText).toMatch(/casa grande/);
   });
 

@@ -8,6 +8,8 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { integrations } from '@folio/proto';
 import { route, type Route, type RouteContext } from '../http/route.js';
+import { aiActionsToWire, aiLabelLang } from '../render/integrations.js';
+import { textEncodingOf } from '../render/text-encoding.js';
 import { AiActions, AiResult, TranslateResponse } from './schemas.js';
 
 type Version = 'v1' | 'v2';
@@ -58,6 +60,7 @@ function placement(
 async function callerOf(version: Version, context: RouteContext<unknown, unknown, unknown>): Promise<integrations.Caller> {
   // `context.user` exists on v2 routes only (v1 has no JWT): read it there only.
   const { readerScope: scope, tenant, lang: appLang, req } = context;
+  const manifestVersion = version === 'v1' ? manifestVersionOf(req) : undefined;
   return {
     tenantId: scope.tenantId,
     userId: scope.userId,
@@ -66,8 +69,10 @@ async function callerOf(version: Version, context: RouteContext<unknown, unknown
     sessionId: scope.sessionId,
     preview: scope.preview,
     previewLimit: scope.previewLimit,
+    textEncoding: textEncodingOf(version, manifestVersion),
+    // Deprecated, for an integrations of the release before, which reads the text encoding from them.
     apiVersion: version === 'v2' ? integrations.ApiVersion.API_VERSION_V2 : integrations.ApiVersion.API_VERSION_V1,
-    manifestVersion: version === 'v1' ? manifestVersionOf(req) : undefined,
+    manifestVersion,
     tenantLang: tenant.lang,
     ttsEnabled: tenant.features?.tts ?? false,
     appLang: req.get('x-app-lang') ? appLang : undefined,
@@ -163,7 +168,14 @@ function aiRoutes({ version, path }: Where): Route[] {
       responses: { 200: { description: 'Action key to label', schema: AiActions } },
       handler: async (context) => {
         const result = await context.services.integrations.listAiActions({ caller: await callerOf(version, context) });
-        return { status: 200, body: Object.fromEntries(result.actions.map((action) => [action.key, action.label])) };
+        const lang = aiLabelLang(context.req.get('x-app-lang') ? context.lang : undefined, context.tenant.lang);
+        return {
+          status: 200,
+          body: aiActionsToWire(
+            result.actions.map((action) => action.key),
+            lang,
+          ),
+        };
       },
     }),
     route({

@@ -1,6 +1,6 @@
-// AI actions: explain, expand and summarize a selection, with labels in the
-// app's languages, every answer stored with its user, and a rating per answer
-// that only its user can give, once (spec: States, AI response feedback).
+// AI actions: explain, expand and summarize a selection, every answer stored
+// with its user, and a rating per answer that only its user can give, once
+// (spec: States, AI response feedback).
 import { randomUUID } from 'node:crypto';
 import { invalidArgument } from '@folio/errors';
 import type { AiResponseRepository } from './ai-responses.js';
@@ -10,13 +10,6 @@ import type { AiActionName, AiEngine } from './ports.js';
 import { LIMITS, readText } from './text-input.js';
 
 export const AI_ACTIONS: readonly AiActionName[] = ['explain', 'expand', 'summarize'];
-
-const LABELS: Record<string, Record<AiActionName, string>> = {
-  en: { explain: 'Explain', expand: 'Expand', summarize: 'Summarize' },
-  es: { explain: 'Explicar', expand: 'Ampliar', summarize: 'Resumir' },
-  pt: { explain: 'Explicar', expand: 'Expandir', summarize: 'Resumir' },
-  it: { explain: 'Spiega', expand: 'Approfondisci', summarize: 'Riassumi' },
-};
 
 export interface AiAnswer {
   uuid: string;
@@ -35,10 +28,9 @@ export class AiActions {
     private readonly responses: AiResponseRepository,
   ) {}
 
-  /** The actions with labels in the app's language (X-App-Lang), else the tenant's. */
-  list(caller: Caller): { key: AiActionName; label: string }[] {
-    const labels = LABELS[appLanguageOr(caller.appLang, caller.tenantLang)]!;
-    return AI_ACTIONS.map((key) => ({ key, label: labels[key] }));
+  /** The actions offered, in the order clients show them (the gateway labels them). */
+  list(): readonly AiActionName[] {
+    return AI_ACTIONS;
   }
 
   async run(caller: Caller, input: { action: string; text: string; lang?: string | undefined }): Promise<AiAnswer> {

@@ -1,9 +1,8 @@
 // Who is calling, as the gateway established it: the verified reader-token's
 // tenant, user and issue, the raw token (the text encryption key is derived
-// from it), the API generation and the tenant settings integrations needs.
+// from it), whether the text arrives encrypted and the tenant settings
+// integrations needs.
 import { DomainError } from '@folio/errors';
-
-export type ApiVersion = 'v1' | 'v2';
 
 export interface ReaderSession {
   id: string;
@@ -19,12 +18,11 @@ export interface Caller {
   readerToken: string;
   /** The verified reader session: the reader's in-issue search runs in it, within its preview share. */
   session: ReaderSession;
-  apiVersion: ApiVersion;
-  /** v1: the X-Reader-Manifest-Version header, when sent. */
-  manifestVersion?: string | undefined;
+  /** Whether the client sent the text encrypted with the reader session key (else as typed). */
+  textEncrypted: boolean;
   tenantLang: string;
   ttsEnabled: boolean;
-  /** X-App-Lang, when sent. */
+  /** X-App-Lang, when sent: the preferred default translation target. */
   appLang?: string | undefined;
 }
 

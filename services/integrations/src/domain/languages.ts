@@ -1,7 +1,7 @@
 // The app's languages and how a client's language code is read.
 import { invalidArgument } from '@folio/errors';
 
-/** The languages of the app, of the AI labels, of the local engines and of the voices. */
+/** The languages of the app, of the local engines and of the voices. */
 export const APP_LANGUAGES = ['en', 'es', 'pt', 'it'] as const;
 export type AppLanguage = (typeof APP_LANGUAGES)[number];
 

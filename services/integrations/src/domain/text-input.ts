@@ -1,9 +1,9 @@
 // The two-layer text limits of the integrations (spec, Limits): layer 1
 // checks the payload as it arrived (encrypted, so about 50% longer), layer 2
-// the decrypted text. v2 text is always encrypted with the reader session
-// key; v1 text is encrypted from manifest version 2.0.0 on and plaintext from
-// older clients, which still get both layers (layer 1 is then trivially the
-// looser one, except for the dictionary's word limit).
+// the decrypted text. Text is encrypted with the reader session key unless
+// the gateway says the client sends it as typed (older v1 apps), which still
+// gets both layers (layer 1 is then trivially the looser one, except for the
+// dictionary's word limit).
 import { decryptText, TextDecryptionError } from '@folio/crypto';
 import { invalidArgument } from '@folio/errors';
 import type { Caller } from './caller.js';
@@ -25,26 +25,6 @@ export const LIMITS = {
   dictionary: { maxPayloadChars: 150, maxWords: 5 },
 } satisfies Record<string, TextLimits>;
 
-const ENCRYPTED_FROM = [2, 0, 0];
-
-/**
- * Numeric comparison of dotted versions (`2.10.0` > `2.9.1`); a pre-release
- * or build suffix is ignored. Unparseable or absent means an old client.
- */
-export function manifestEncrypts(version: string | undefined): boolean {
-  const match = version === undefined ? null : /^\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(version);
-  if (!match) return false;
-  const parts = [match[1], match[2], match[3]].map((part) => Number(part ?? 0));
-  for (let i = 0; i < ENCRYPTED_FROM.length; i++) {
-    if (parts[i]! !== ENCRYPTED_FROM[i]!) return parts[i]! > ENCRYPTED_FROM[i]!;
-  }
-  return true;
-}
-
-export function textIsEncrypted(caller: Caller): boolean {
-  return caller.apiVersion === 'v2' || manifestEncrypts(caller.manifestVersion);
-}
-
 const refuse = (reason: string) => invalidArgument('The given data was invalid.', { text: [reason] });
 
 /** Counts user-perceived characters as code points, so an emoji is one character, not two UTF-16 units. */
@@ -54,7 +34,7 @@ export const wordsOf = (text: string) => text.split(/\s+/u).filter((word) => wor
 /** The plaintext of `payload` after both layers, or a 422 naming the limit that failed. */
 export function readText(caller: Caller, payload: string, limits: TextLimits): string {
   if (payload.trim().length === 0) throw refuse('The text field is required.');
-  const encrypted = textIsEncrypted(caller);
+  const encrypted = caller.textEncrypted;
   if (payload.length > limits.maxPayloadChars) {
     throw refuse(
       encrypted

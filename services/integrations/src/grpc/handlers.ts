@@ -7,6 +7,8 @@ import { checkCaller, type Caller } from '../domain/caller.js';
 import type { DefineWord } from '../domain/dictionary.js';
 import type { ListenToText } from '../domain/listen.js';
 import type { TranslateText } from '../domain/translate.js';
+import { legacyAiActionLabel } from './legacy-ai-labels.js';
+import { legacyTextEncrypted } from './legacy-text-encoding.js';
 
 export interface UseCases {
   translate: TranslateText;
@@ -23,14 +25,24 @@ export function callerOf(caller: integrations.Caller | undefined): Caller {
       issueId: caller.issueId,
       readerToken: caller.readerToken,
       session: { id: caller.sessionId, preview: caller.preview, previewLimit: caller.previewLimit },
-      // v2 unless the gateway says v1: an unspecified version must not disable decryption.
-      apiVersion: caller.apiVersion === integrations.ApiVersion.API_VERSION_V1 ? 'v1' : 'v2',
-      manifestVersion: caller.manifestVersion,
+      textEncrypted: textEncryptedOf(caller),
       tenantLang: caller.tenantLang,
       ttsEnabled: caller.ttsEnabled,
       appLang: caller.appLang,
     },
   );
+}
+
+/** What the gateway says; a gateway of the release before says it with the API and manifest versions. */
+function textEncryptedOf(caller: integrations.Caller): boolean {
+  switch (caller.textEncoding) {
+    case integrations.TextEncoding.TEXT_ENCODING_ENCRYPTED:
+      return true;
+    case integrations.TextEncoding.TEXT_ENCODING_PLAINTEXT:
+      return false;
+    default:
+      return legacyTextEncrypted(caller);
+  }
 }
 
 function ratingOf(request: integrations.RateAiResponseRequest): Rating | undefined {
@@ -59,7 +71,8 @@ export function integrationsHandlers(app: UseCases): ServiceHandlers<typeof inte
     },
 
     async listAiActions(request) {
-      return { actions: app.ai.list(callerOf(request.caller)) };
+      const caller = callerOf(request.caller);
+      return { actions: app.ai.list().map((key) => ({ key, label: legacyAiActionLabel(key, caller) })) };
     },
 
     async runAiAction(request) {
