@@ -55,7 +55,6 @@ const ALLOWED: Record<string, string> = {
   'svc.commerce.v1.PaymentField.label': 'a field key enum (PaymentFieldLabel) that the gateway words, not text',
 
   'svc.identity.v1.Tenant.lang': TENANT_LANGUAGE,
-  'svc.identity.v1.TenantReaderDefaults.custom_styles': NOT_YET_MOVED("the reader's styles as an untyped Struct"),
   'svc.identity.v1.StartEmailLoginRequest.lang': 'the language of the login e-mail identity itself sends (not an HTTP answer)',
   'svc.identity.v1.SubmitHelpRequestRequest.lang': "recorded with the help request as the user's context, which support reads",
   'svc.identity.v1.SubmitHelpRequestRequest.app_version': "recorded with the help request as the user's context, which support reads",

@@ -54,7 +54,18 @@ function readerDefaultsOf(reader: unknown): identity.TenantReaderDefaults {
     theme: typeof defaults.theme === 'string' ? defaults.theme : undefined,
     extras: Array.isArray(defaults.extras) ? defaults.extras.filter((extra): extra is string => typeof extra === 'string') : [],
     customStyles: isRecord(defaults.customStyles) ? defaults.customStyles : undefined,
+    styles: isRecord(defaults.customStyles) ? stylesOf(defaults.customStyles) : undefined,
   };
+}
+
+/** The styles when every value is text: others have no typed form, and only the deprecated Struct carries them. */
+function stylesOf(styles: Record<string, unknown>): identity.TenantReaderStyles | undefined {
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(styles)) {
+    if (typeof value !== 'string') return undefined;
+    values[name] = value;
+  }
+  return { values };
 }
 
 /**
