@@ -65,6 +65,7 @@ export async function startCatalogStandIn(dataset: Dataset, options: { coverUrlT
         slug: issue.slug,
         coverUrl: issue.cover_url ?? coverUrlTemplate.replace('{issue_id}', String(issue.id)).replace('{tenant_id}', String(issue.tenant_id)),
         publishedAt: issue.published_at,
+        publishedAtMs: Date.parse(`${issue.published_at.replace(' ', 'T')}Z`),
         type: issue.type,
         description: issue.description,
         externalId: issue.external_id,
