@@ -198,16 +198,20 @@ function send(req: Request, res: Response, reply: Reply): void {
   // express answers 304 when If-None-Match matches the ETag it is sending.
   if (reply.unconditional) delete req.headers['if-none-match'];
   res.status(reply.status);
-  if (reply.json !== undefined) {
-    // As res.json does: application/json unless the route chose its type, with the charset that
-    // send adds to a string's type (a Buffer's it leaves alone).
-    const type = res.get('Content-Type') ?? 'application/json';
-    res.set('Content-Type', /;\s*charset=/i.test(type) ? type : `${type}; charset=utf-8`);
-    res.send(reply.json);
-  } else if (reply.html !== undefined) res.type('html').send(reply.html);
+  if (reply.json !== undefined) sendJson(res, reply.json);
+  else if (reply.html !== undefined) res.type('html').send(reply.html);
   else if (reply.binary) res.type(reply.binary.contentType).send(reply.binary.data);
   else if (reply.body === undefined) res.end();
-  else res.json(reply.body);
+  // Encoded once, as a cached answer is: res.json would send a string, which express measures,
+  // re-types (parsing and formatting its Content-Type) and encodes again.
+  else sendJson(res, Buffer.from(JSON.stringify(reply.body), 'utf8'));
+}
+
+/** What res.json sends: application/json unless the route chose its type, with the charset that send adds to a string's type (a Buffer's it leaves alone). */
+function sendJson(res: Response, json: Buffer): void {
+  const type = res.get('Content-Type') ?? 'application/json';
+  res.set('Content-Type', /;\s*charset=/i.test(type) ? type : `${type}; charset=utf-8`);
+  res.send(json);
 }
 
 /** A route that speaks its protocol's errors (OPDS) answers its 4xx itself, the global per-IP limit's too; the rest go to the error handler. */
