@@ -150,7 +150,8 @@ function tenantInfoOf(tenant: identity.Tenant): TenantInfo {
       tts: reader?.tts ?? false,
       theme: reader?.theme ?? null,
       extras: reader?.extras ?? [],
-      customStyles: reader?.customStyles ?? null,
+      // The typed styles first; the Struct while an identity of the previous release (or a value that is not text) fills only it.
+      customStyles: reader?.styles ? { ...reader.styles.values } : (reader?.customStyles ?? null),
     },
     exitUrl: tenant.exitUrl,
     twitterUser: tenant.twitterUser,
