@@ -30,6 +30,15 @@ const args = new Map(
 const ISSUES = Number(args.get('issues') ?? 100_000);
 const RUNS = Number(args.get('runs') ?? 3);
 const QUERIES = Number(args.get('queries') ?? 60);
+/** Issues an import writes right before each measured replica starts (0: none). */
+const WRITE_BEFORE = Number(args.get('write-before') ?? 0);
+/** Issues a second per an import that keeps writing while each measured replica starts (0: none). */
+const WRITE_DURING = Number(args.get('write-during') ?? 0);
+/** Runs the measured replicas under --cpu-prof, writing their profiles into this directory. */
+const CPU_PROF_DIR = args.get('cpu-prof');
+for (const [name, value] of [['issues', ISSUES], ['runs', RUNS], ['queries', QUERIES], ['write-before', WRITE_BEFORE], ['write-during', WRITE_DURING]]) {
+  if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} takes a whole number of at least 0, not ${args.get(name)}`);
+}
 const MONGO_URL = args.get('mongo') ?? process.env.BENCH_MONGO_URL ?? 'mongodb://127.0.0.1:27017/bench_catalog_search';
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 
@@ -51,6 +60,73 @@ if (existing !== ISSUES) {
     await store.issues.insertMany(Array.from({ length: Math.min(2_000, ISSUES - i) }, (_, k) => generateIssue(i + k)));
   }
 }
+// The writes of --write-before and --write-during: a publisher's import through the
+// publisher API's store calls (IssueRepository.insert, replace and tombstone, which the
+// service's change feed reads back by updated_at and change_bucket), a few at a time,
+// into a tenant of its own, so that tenant 1's answers stay comparable with the first
+// replica's. After the first round, half of each round edits issues written before and
+// one in fifty of those is deleted instead: creates, edits and deletes, as a re-import
+// does. Dropped at the end. (The seed's bulk upsertMany is not the path: its lookup of
+// the existing issues by `$in` reads the whole collection on FerretDB per 500 issues.)
+const IMPORT_TENANT = 2;
+const IMPORT_CONCURRENCY = 8;
+// Left over by an interrupted run: the first replica would load them.
+await connection.collection('issues').deleteMany({ tenant_id: IMPORT_TENANT });
+const importStore = WRITE_BEFORE > 0 || WRITE_DURING > 0 ? await openCatalogStore(connection) : undefined;
+/** The live imported issues as last written (an edit or delete names the updated_at it read). */
+const importedLive = new Map();
+let importRound = 0;
+let importNext = 0;
+const importedIssue = (n) => {
+  const { _id, ...issue } = generateIssue(ISSUES + n);
+  return { ...issue, _id, tenant_id: IMPORT_TENANT, name: `${issue.name} (import ${importRound})`, external_id: `IMPORT-${_id}` };
+};
+/** Writes `count` issues the way a publisher's import does: half of them edits or deletes of earlier ones (while there are any), the rest new. */
+async function importIssues(count) {
+  importRound += 1;
+  const earlier = [...importedLive.values()].slice(0, Math.floor(count / 2));
+  const writes = [
+    ...earlier.map((stored, k) => () => (k % 50 === 49 ? importStore.issues.tombstone(stored) : importStore.issues.replace(importedIssue(stored._id - ISSUES - 100_000), stored.updated_at))),
+    ...Array.from({ length: count - earlier.length }, () => {
+      const n = importNext++;
+      return () => importStore.issues.insert(importedIssue(n));
+    }),
+  ];
+  let next = 0;
+  const worker = async () => {
+    while (next < writes.length) {
+      const doc = await writes[next++]();
+      if (!doc) throw new Error('an imported issue changed under the benchmark');
+      if (doc.deleted_at) importedLive.delete(doc._id);
+      else {
+        // Re-inserted at the end: the next round edits the ones left longest.
+        importedLive.delete(doc._id);
+        importedLive.set(doc._id, doc);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: IMPORT_CONCURRENCY }, worker));
+}
+/** Keeps importing `perSecond` issues a second, in tenths, until the returned stop() is called. */
+function importContinuously(perSecond) {
+  let stopped = false;
+  let written = 0;
+  const done = (async () => {
+    while (!stopped) {
+      const started = performance.now();
+      const count = Math.max(1, Math.round(perSecond / 10));
+      await importIssues(count);
+      written += count;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 100 - (performance.now() - started))));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await done;
+    return written;
+  };
+}
+
 const sample = await connection.collection('issues').find({ tenant_id: TENANT }).limit(2_000).toArray();
 const queries = generateQueries(sample, QUERIES);
 
@@ -85,12 +161,12 @@ const freePort = async () => {
 };
 
 /** Forks a replica and resolves once its gRPC health says SERVING. */
-async function startReplica(label) {
+async function startReplica(label, { profile = false } = {}) {
   const port = await freePort();
   const logs = [];
   const started = performance.now();
   const child = fork(join(here, 'service.mjs'), [], {
-    execArgv: ['--expose-gc'],
+    execArgv: ['--expose-gc', ...(profile && CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : [])],
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     env: {
       ...process.env,
@@ -195,18 +271,32 @@ await cold.stop();
 // -- 2. from the snapshot, RUNS times
 let identical = true;
 for (let run = 1; run <= RUNS; run++) {
-  const warm = await startReplica(`from snapshot ${run}`);
+  let beforeMs = 0;
+  if (WRITE_BEFORE > 0) {
+    const t = performance.now();
+    await importIssues(WRITE_BEFORE);
+    beforeMs = performance.now() - t;
+  }
+  const stopImporting = WRITE_DURING > 0 ? importContinuously(WRITE_DURING) : undefined;
+  const warm = await startReplica(`from snapshot ${run}`, { profile: true });
+  const writtenDuring = await stopImporting?.();
   const warmLoad = warm.logs.find((entry) => entry.msg === 'catalog view loaded');
   if (warmLoad.source !== 'snapshot') throw new Error(`run ${run} did not start from the snapshot: ${JSON.stringify(warmLoad)}`);
   const memory = await warm.memory();
   const same = isDeepStrictEqual(await answers(warm.client), reference);
   identical &&= same;
   const after = await warm.memory();
+  const writes = [WRITE_BEFORE > 0 && `${WRITE_BEFORE.toLocaleString('en')} written before in ${s(beforeMs)}`, writtenDuring !== undefined && `${writtenDuring.toLocaleString('en')} during`]
+    .filter(Boolean)
+    .join(', ');
   rows.push(
-    `from snapshot (${run})   SERVING after ${s(warm.servingMs)} (view: ${s(warmLoad.ms)}: restore ${s(warmLoad.restoreMs)}, ${warmLoad.caughtUp} caught up); rss ${mb(memory.rss)}, heap ${mb(memory.heapUsed)} after GC, rss ${mb(after.rss)} after the queries; answers ${same ? 'identical' : 'DIFFERENT'}`,
+    `from snapshot (${run})   ${writes ? `[${writes}] ` : ''}SERVING after ${s(warm.servingMs)} (view: ${s(warmLoad.ms)}: restore ${s(warmLoad.restoreMs)}, ${warmLoad.caughtUp.toLocaleString('en')} caught up in ${s(warmLoad.ms - warmLoad.restoreMs)}); rss ${mb(memory.rss)}, heap ${mb(memory.heapUsed)} after GC, rss ${mb(after.rss)} after the queries; answers ${same ? 'identical' : 'DIFFERENT'}`,
   );
   await warm.stop();
 }
+
+// What the imports wrote, so that the next run starts from the generated corpus alone.
+if (importStore) await connection.collection('issues').deleteMany({ tenant_id: IMPORT_TENANT });
 
 closeHealthClients();
 await Promise.all([identityPeer.shutdown(1_000), commercePeer.shutdown(1_000)]);
@@ -222,7 +312,8 @@ await Promise.all([identityPeer.shutdown(1_000), commercePeer.shutdown(1_000)]);
 await connection.close();
 
 console.log('');
-console.log(`catalog start-up with ${ISSUES.toLocaleString('en')} issues (${queries.length} searches x 2 scopes + 3 shelf pages compared)`);
+const importNote = [WRITE_BEFORE > 0 && `--write-before=${WRITE_BEFORE}`, WRITE_DURING > 0 && `--write-during=${WRITE_DURING}/s`].filter(Boolean).join(' ');
+console.log(`catalog start-up with ${ISSUES.toLocaleString('en')} issues${importNote ? ` (${importNote}, tenant ${IMPORT_TENANT})` : ''} (${queries.length} searches x 2 scopes + 3 shelf pages compared)`);
 for (const row of rows) console.log(row);
 console.log(`answers from snapshot and from a full load: ${identical ? 'identical' : 'DIFFERENT'}`);
 if (!identical) process.exitCode = 1;
