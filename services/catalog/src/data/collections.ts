@@ -14,7 +14,7 @@ export class CollectionRepository implements CollectionStore {
   }
 
   async changedSince(since: Date): Promise<CollectionDoc[]> {
-    return findChanged(this.model, since, { updated_at: { $gte: since } });
+    return (await findChanged(this.model, since, { updated_at: { $gte: since } })).docs;
   }
 
   async upsertMany(inputs: CollectionInput[], now = new Date()): Promise<UpsertResult<CollectionDoc>> {

@@ -19,6 +19,9 @@ function stateFilter(state: IssueState): FilterQuery<IssueDoc> {
 const notDraft: FilterQuery<IssueDoc> = { $or: [{ state: { $ne: 'draft' } }, { state: { $exists: false } }] };
 
 export class IssueRepository implements IssueStore {
+  /** Where the last page of changedSince ended: its last issue and the last bucket it read whole. */
+  private lastPage: { last: { updated_at: Date; _id: number }; lastBucket: number } | undefined;
+
   constructor(
     private readonly model: Model<IssueDoc>,
     private readonly counters?: Model<CounterDoc>,
@@ -126,12 +129,23 @@ export class IssueRepository implements IssueStore {
    * Issues written at or after `since` (or, with `after`, strictly after that
    * change), in (updated_at, _id) order: pages of a catch-up that never loop,
    * even when a bulk write gave thousands of issues the same updated_at.
+   *
+   * A page ends with a whole bucket, so when `after` is the last issue of the
+   * page this repository returned last, the next page starts with the bucket
+   * after it instead of reading that bucket again (after a bulk write, a
+   * bucket of thousands of issues each page would read twice). What a writer
+   * commits into a bucket after it was read is what the next catch-up's
+   * overlap window is for, as for every other bucket of the catch-up.
    */
   async changedSince(since: Date, limit: number, after?: { updated_at: Date; _id: number }): Promise<IssueDoc[]> {
     const filter = after
       ? { $or: [{ updated_at: { $gt: after.updated_at } }, { updated_at: after.updated_at, _id: { $gt: after._id } }] }
       : { updated_at: { $gte: since } };
-    return findChanged(this.model, after?.updated_at ?? since, filter, limit);
+    const resumed = after && this.lastPage && samePosition(this.lastPage.last, after) ? this.lastPage.lastBucket + 1 : undefined;
+    const page = await findChanged(this.model, after?.updated_at ?? since, filter, { limit, firstBucket: resumed });
+    const last = page.docs.at(-1);
+    this.lastPage = last && page.lastBucket !== undefined ? { last: { updated_at: last.updated_at, _id: last._id }, lastBucket: page.lastBucket } : undefined;
+    return page.docs;
   }
 
   async upsertMany(inputs: IssueInput[], now = new Date()): Promise<UpsertResult<IssueDoc>> {
@@ -175,6 +189,10 @@ export class IssueRepository implements IssueStore {
       { ordered: false, lean: true },
     );
   }
+}
+
+function samePosition(a: { updated_at: Date; _id: number }, b: { updated_at: Date; _id: number }): boolean {
+  return a._id === b._id && new Date(a.updated_at).getTime() === new Date(b.updated_at).getTime();
 }
 
 /** The input, with the stored lifecycle fields it does not set itself (a seed sets none). */
