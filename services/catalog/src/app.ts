@@ -14,6 +14,7 @@ import { CatalogView } from './domain/catalog-view.js';
 import { CatalogSnapshots, type SnapshotWrite, type ViewLoad } from './domain/snapshot.js';
 import { IssueDetailsFile } from './data/issue-details-file.js';
 import { SnapshotRepository } from './data/snapshots.js';
+import { SnapshotRefresh } from './domain/snapshot-refresh.js';
 import { ContinueReading } from './domain/continue-reading.js';
 import { CursorCodec } from './domain/cursor.js';
 import { Favorites } from './domain/favorites.js';
@@ -104,6 +105,14 @@ export async function startCatalog(
     teardown.add(() => sync.stop());
     snapshots.start();
     teardown.add(() => snapshots.stop());
+    // Many changes since the snapshot (a start that caught up with an import) are written into a new one
+    // soon, so that the next start does not read them again.
+    if (config.SNAPSHOT_INTERVAL_MS > 0 && config.SNAPSHOT_REFRESH_CHANGES > 0) {
+      const refresh = new SnapshotRefresh({ sync, snapshots, logger }, { changes: config.SNAPSHOT_REFRESH_CHANGES, checkMs: 1_000, minGapMs: 60_000 });
+      // A full load has its snapshot written already (CatalogSnapshots); a restored view counts from there.
+      refresh.start(loaded.source === 'snapshot' ? 0 : sync.changeCount);
+      teardown.add(() => refresh.stop());
+    }
     // What a burst of calls leaves in the heap is collected once the replica is idle again.
     const idleCollector = collectGarbage && processIdleCollector(collectGarbage);
     idleCollector?.start();

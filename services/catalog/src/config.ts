@@ -68,6 +68,12 @@ export const configSchema = serviceEnv({ grpcPort: 50052, database: 'folio_catal
    */
   SNAPSHOT_INTERVAL_MS: env.int(300_000).pipe(z.number().min(0)),
   /**
+   * A replica whose view took this many changes since the last snapshot it knows of (a bulk import, a
+   * start that caught up with them) writes one within a second or two rather than at the next interval,
+   * at most once a minute (domain/snapshot-refresh.ts); 0: only at the interval.
+   */
+  SNAPSHOT_REFRESH_CHANGES: env.int(2_000).pipe(z.number().min(0)),
+  /**
    * Where the in-memory view keeps its issues' details (titles, descriptions, tags...): files
    * created and unlinked at once, so nothing is left behind (data/issue-details-file.ts). About
    * 350 bytes per issue, up to twice that before a compaction: give it room (an emptyDir in

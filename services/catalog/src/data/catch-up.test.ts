@@ -9,6 +9,7 @@ import { plainIssue, temporaryDetails } from '../../test/support/issue-record.js
 import { CatalogSync } from '../domain/catalog-sync.js';
 import { CatalogView } from '../domain/catalog-view.js';
 import { CatalogSnapshots } from '../domain/snapshot.js';
+import { SnapshotRefresh } from '../domain/snapshot-refresh.js';
 import type { IssueInput, StoredIssue } from '../domain/storage.js';
 import { CHANGE_BUCKET_MS } from './change-buckets.js';
 import { openCatalogStore, type CatalogStore } from './index.js';
@@ -130,6 +131,20 @@ describe('catching up after a start from a snapshot', () => {
     expect(byId(111)?.name).toBe('Issue 111');
     expect(byId(17)?.description).toBe('Edited 7');
     expect(replica.view.issueCount).toBe(20 - 2 + 12);
+
+    // The replica took 25 changes at its start: past the refresh's threshold it stores a snapshot
+    // of its view, once (two checks), and the next replica starts from that one.
+    const refresh = new SnapshotRefresh({ ...replica, logger }, { changes: 10, checkMs: 60_000, minGapMs: 60_000 });
+    const headBefore = await new SnapshotRepository(db.connection).head();
+    await refresh.check();
+    await refresh.check();
+    const headAfter = await new SnapshotRepository(db.connection).head();
+    expect(headAfter?.snapshot_id).not.toBe(headBefore?.snapshot_id);
+    expect(headAfter?.previous?.snapshot_id).toBe(headBefore?.snapshot_id);
+    expect(headAfter?.watermark.getTime()).toBe(replica.sync.highWater!.getTime());
+    const next = await startView();
+    expect(next.loaded).toMatchObject({ source: 'snapshot', snapshotId: headAfter?.snapshot_id });
+    expect(live(next.view)).toEqual(live(full));
   });
 
   it('when changes pile up in one bucket and the next, then the pages of a catch-up hold each change once, in (updated_at, _id) order', async () => {
