@@ -11,11 +11,11 @@
 import { catalog } from '@folio/proto';
 import type { Lang } from '../http/headers.js';
 import type { Services, Tenant } from '../http/route.js';
+import { NO_LANG, NO_LANG_OR_VERSION, sectionTitle } from '../render/v2/catalog.js';
 import { accessibilityEntryOf } from './accessibility.js';
 import { fileTypeOf, MEDIA_TYPE, type Acquisition, type Destination, type Feed, type NavigationEntry, type PublicationEntry } from './model.js';
 
 export const PER_PAGE = 20;
-const SPECIAL_SECTIONS = new Set(['continue_reading', 'latest_issues']);
 
 export interface CatalogScope {
   services: Services;
@@ -34,12 +34,10 @@ export interface CatalogScope {
 
 const downloadUrl = (scope: CatalogScope, issueId: number) => `${scope.storeUrl}/opds/download/${issueId}`;
 
-/** `YYYY-MM-DD hh:mm:ss` (UTC) as ISO 8601; undefined when it does not parse. */
-function isoOf(publishedAt: string): string | undefined {
-  const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})$/.exec(publishedAt);
-  if (!match) return undefined;
-  const date = new Date(`${match[1]}T${match[2]}Z`);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString().replace('.000Z', 'Z');
+/** A publication date as ISO 8601 to the second (as the v2 API shows it); undefined when there is none. */
+function isoOf(epochMs: number): string | undefined {
+  if (!Number.isFinite(epochMs) || epochMs <= 0) return undefined;
+  return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 const BCP47 = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
@@ -71,7 +69,7 @@ function acquisitionsOf(scope: CatalogScope, issue: catalog.IssueSummary, readab
 export function publicationOf(scope: CatalogScope, issue: catalog.IssueSummary, { readable }: { readable?: boolean } = {}): PublicationEntry | undefined {
   const acquisitions = acquisitionsOf(scope, issue, readable);
   if (acquisitions.length === 0) return undefined;
-  const published = isoOf(issue.publishedAt);
+  const published = isoOf(issue.publishedAtMs);
   const accessibility = accessibilityEntryOf(issue.accessibility);
   return {
     issueId: issue.id,
@@ -145,12 +143,11 @@ async function collectionsOf(scope: CatalogScope): Promise<{ slug: string; title
       page,
       perPage: 1,
       scope: catalog.Scope.SCOPE_ALL,
-      lang: scope.lang,
-      appBaseVersion: '',
+      ...NO_LANG_OR_VERSION,
     });
     for (const section of response.sections) {
-      const slug = section.filterValue;
-      if (section.filterName === 'section' && slug && !SPECIAL_SECTIONS.has(slug)) found.push({ slug, title: section.title });
+      const slug = section.filter?.value;
+      if (section.kind === catalog.SectionKind.SECTION_KIND_COLLECTION && slug) found.push({ slug, title: sectionTitle(section, scope.lang) });
     }
     if (!response.meta || page >= response.meta.lastPage) break;
   }
@@ -181,14 +178,13 @@ export async function publicationsFeed(scope: CatalogScope, request: { page: num
     page: request.page,
     perPage: PER_PAGE,
     scope: catalog.Scope.SCOPE_ALL,
-    lang: scope.lang,
-    appBaseVersion: '',
+    ...NO_LANG_OR_VERSION,
     // Catalog filters what the feed can list before paging: the count is what the pages hold.
     filesOnly: true,
   });
   const section = response.section;
   const self: Destination = { to: 'publications', page: request.page, ...(request.collection && { collection: request.collection }) };
-  const feed = baseFeed(scope, self, request.collection ? (section?.title ?? request.collection) : 'New issues');
+  const feed = baseFeed(scope, self, request.collection ? (section ? sectionTitle(section, scope.lang) : request.collection) : 'New issues');
   feed.publications = await publicationsOf(scope, section?.data ?? []);
   feed.paging = pagingOf(section?.meta, (page) => ({ ...self, page }));
   return feed;
@@ -202,7 +198,7 @@ export async function searchFeed(scope: CatalogScope, request: { query: string; 
     query: request.query,
     page: request.page,
     scope: catalog.Scope.SCOPE_ALL,
-    lang: scope.lang,
+    ...NO_LANG,
     filesOnly: true,
   });
   if (response.searchDisabled) return undefined;
@@ -220,7 +216,7 @@ export async function shelfFeed(scope: CatalogScope, request: { cursor?: string 
     userId: scope.userId,
     perPage: PER_PAGE,
     cursor: request.cursor ?? '',
-    lang: scope.lang,
+    ...NO_LANG,
   });
   const feed = baseFeed(scope, { to: 'shelf', ...(request.cursor && { cursor: request.cursor }) }, 'My shelf');
   feed.publications = await publicationsOf(scope, response.section?.data ?? [], { readable: true });
