@@ -18,7 +18,7 @@ import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openReaderStore } from '../src/data/repositories.js';
-import type { ManifestRepository } from '../src/domain/store.js';
+import type { ManifestRepository } from '../src/domain/repositories.js';
 import { readEpub } from '../src/ingest/epub.js';
 import { coverImageOf } from '../src/ingest/cover.js';
 import { isbnDigits, languageTag, normalizeIdentifier } from '../src/ingest/epub-metadata.js';

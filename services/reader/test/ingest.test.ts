@@ -17,7 +17,7 @@ import { speakToMp3 } from '../src/build/audio.js';
 import { buildEpub } from '../src/build/epub.js';
 import { buildPdf } from '../src/build/pdf.js';
 import { openReaderStore } from '../src/data/repositories.js';
-import type { ReaderStore } from '../src/domain/store.js';
+import type { ReaderStore } from '../src/domain/repositories.js';
 import { InvalidContentError, readEpub } from '../src/ingest/epub.js';
 import { ingestIssue, type IngestDeps } from '../src/ingest/ingest.js';
 import { TextIndexStore } from '../src/search/index-store.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openReaderStore, type MongoReaderStore } from '../src/data/repositories.js';
 import type { PositionDoc, UserSettingsDoc } from '../src/data/schemas.js';
 import { RedisUserVersions } from '../src/data/user-versions.js';
-import { positionIdOf } from '../src/domain/store.js';
+import { positionIdOf } from '../src/domain/repositories.js';
 import { freePort } from './support/stack.js';
 
 /** Far longer than the file runs: whatever a replica answers fresh came through a version, not an expiry. */

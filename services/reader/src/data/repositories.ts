@@ -1,5 +1,5 @@
 // Repositories of the reader database: the domain's repository interfaces
-// (domain/store.ts) over the document store, with this replica's caches.
+// (domain/repositories.ts) over the document store, with this replica's caches.
 // Every read of tenant content names the tenant; user data is keyed by user.
 // Results are plain objects.
 import {
@@ -22,7 +22,7 @@ import {
   type ReaderStore,
   type SessionRepository,
   type UserSettingsRepository,
-} from '../domain/store.js';
+} from '../domain/repositories.js';
 import {
   readerModels,
   type ManifestDoc,

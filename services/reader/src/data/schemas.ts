@@ -3,9 +3,9 @@
 // shapes; repositories return lean objects.
 import { Schema, type Model } from 'mongoose';
 import { modelOn, type Connection } from '@folio/mongo';
-import type { AudioManifest, ContentManifest, EpubManifest, PdfManifest, PositionRecord, SessionRecord, UserSettingsRecord } from '../domain/store.js';
+import type { AudioManifest, ContentManifest, EpubManifest, PdfManifest, PositionRecord, SessionRecord, UserSettingsRecord } from '../domain/repositories.js';
 
-// The records are the domain's (domain/store.ts), stored as they are: a
+// The records are the domain's (domain/repositories.ts), stored as they are: a
 // document is a record with the same field names.
 export type ManifestDoc = ContentManifest;
 export type SessionDoc = SessionRecord;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { previewLimit } from './content.js';
 import { MANIFEST_BASE } from '../../test/support/content-manifest.js';
-import type { ContentManifest } from './store.js';
+import type { ContentManifest } from './repositories.js';
 
 const pdf = (pages: number): ContentManifest => ({
   ...MANIFEST_BASE,

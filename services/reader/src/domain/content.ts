@@ -9,7 +9,7 @@ import { keys } from '../ingest/ingest.js';
 import type { MediaUrls } from '../media/signing.js';
 import type { ContentStorage } from '../storage/storage.js';
 import type { TocEntry } from './settings.js';
-import type { ContentManifest } from './store.js';
+import type { ContentManifest } from './repositories.js';
 
 export interface EpubSessionContent {
   /** Signed; null in a stored session record. */

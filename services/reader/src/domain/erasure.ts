@@ -5,7 +5,7 @@ import type { Logger } from '@folio/logger';
 import type { KosyncProgress } from './kosync.js';
 import type { OpdsProgressions } from './progression.js';
 import type { ReaderSessions } from './sessions.js';
-import type { ReaderStore } from './store.js';
+import type { ReaderStore } from './repositories.js';
 
 export class AccountEraser {
   constructor(

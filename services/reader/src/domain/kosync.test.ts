@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { locationOfProgress, progressOfLocation } from './kosync.js';
 import { MANIFEST_BASE } from '../../test/support/content-manifest.js';
-import type { ContentManifest } from './store.js';
+import type { ContentManifest } from './repositories.js';
 
 const epub = {
   ...MANIFEST_BASE,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isNewerPosition, positionVersion, SerialPerKey, validateLocation } from './positions.js';
-import type { ContentManifest } from './store.js';
+import type { ContentManifest } from './repositories.js';
 
 describe('isNewerPosition (the rule every position write follows: API and KOReader sync)', () => {
   const at = (iso: string) => ({ readAt: new Date(iso) });

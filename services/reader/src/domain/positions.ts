@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { invalidArgument, permissionDenied } from '@folio/errors';
 import type { Peers } from './ports.js';
 import type { ReaderSessions } from './sessions.js';
-import { positionIdOf, type ContentManifest, type PositionRecord, type PositionRepository } from './store.js';
+import { positionIdOf, type ContentManifest, type PositionRecord, type PositionRepository } from './repositories.js';
 
 export type LastLocation = { chapterHref: string; cfi: string } | { page: number } | { currentSeek: number; currentTrack: number };
 

@@ -12,7 +12,7 @@ import { invalidArgument, permissionDenied } from '@folio/errors';
 import type { Peers } from './ports.js';
 import { storedLocation, type LastLocation, type ReadingPositions } from './positions.js';
 import type { ReaderSessions } from './sessions.js';
-import { positionIdOf, type ContentManifest, type PositionRecord, type PositionRepository } from './store.js';
+import { positionIdOf, type ContentManifest, type PositionRecord, type PositionRepository } from './repositories.js';
 
 export interface ProgressionDevice {
   /** A URI, not meant to be shown. */

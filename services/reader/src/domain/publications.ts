@@ -25,7 +25,7 @@ import type { ContentLinks } from './content.js';
 import { audioPositions, epubPositions, pagePositions, type PositionLocator } from './position-list.js';
 import type { IssueInfo, Peers } from './ports.js';
 import type { ReaderSessions } from './sessions.js';
-import type { ContentAccessibility, ContentManifest } from './store.js';
+import type { ContentAccessibility, ContentManifest } from './repositories.js';
 import { parseDateTime } from './time.js';
 
 export interface PublicationLink {

@@ -11,7 +11,7 @@ import type { TextIndexStore } from '../search/index-store.js';
 import { cfiOfRange, excerptOf, queryWords, type TextExcerpt } from '../search/text-index.js';
 import { writtenWithoutSpaces } from '../search/text.js';
 import type { Peers } from './ports.js';
-import type { ManifestRepository } from './store.js';
+import type { ManifestRepository } from './repositories.js';
 
 /** The reader session a search runs in, as the caller verified it (the gateway, with VerifyReaderToken). */
 export interface SearchSession {

@@ -17,7 +17,7 @@ import { failedPrecondition, notFound, permissionDenied, unavailable } from '@fo
 import { previewLimit, type ContentLinks, type SessionContent } from './content.js';
 import { contentOfSnapshot, snapshotOf } from './session-snapshot.js';
 import type { Peers } from './ports.js';
-import type { ContentManifest, ManifestRepository, SessionRecord, SessionRepository } from './store.js';
+import type { ContentManifest, ManifestRepository, SessionRecord, SessionRepository } from './repositories.js';
 import type { ReaderClaims, TokenService } from './tokens.js';
 
 const FOREIGN = 'The reader token does not belong to this session.';

@@ -5,7 +5,7 @@ import { invalidArgument, permissionDenied } from '@folio/errors';
 import type { Peers, TenantInfo } from './ports.js';
 import { positionVersion, storedLocation, type LastLocation } from './positions.js';
 import type { ReaderSessions } from './sessions.js';
-import type { PositionRepository, UserSettingsRecord, UserSettingsRepository } from './store.js';
+import type { PositionRepository, UserSettingsRecord, UserSettingsRepository } from './repositories.js';
 import type { TokenService } from './tokens.js';
 
 export interface UserReaderSettings {

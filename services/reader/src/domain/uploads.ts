@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { DomainError, invalidArgument, notFound, unavailable } from '@folio/errors';
 import { contentFolder } from '../ingest/ingest.js';
 import type { ContentStorage } from '../storage/storage.js';
-import type { ContentMetadata, ManifestRepository, ValidationFinding } from './store.js';
+import type { ContentMetadata, ManifestRepository, ValidationFinding } from './repositories.js';
 
 export type IssueType = 'epub' | 'pdf' | 'audio';
 export type JobState = 'queued' | 'processing' | 'ready' | 'failed';

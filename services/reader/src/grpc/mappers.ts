@@ -11,7 +11,7 @@ import type { PositionLocator } from '../domain/position-list.js';
 import type { Publication, PublicationLink } from '../domain/publications.js';
 import type { PageText, TextExcerpt, TextHit } from '../domain/search.js';
 import type { StoredSession } from '../domain/sessions.js';
-import type { ContentAccessibility } from '../domain/store.js';
+import type { ContentAccessibility } from '../domain/repositories.js';
 import type { ReaderSettingsView, TocEntry, UserReaderSettings } from '../domain/settings.js';
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);

@@ -7,7 +7,7 @@
 // 1.1: schema.org properties, `dcterms:conformsTo`, `a11y:certifiedBy`) in
 // either the EPUB 3 form (`<meta property>` text) or the EPUB 2 form (`<meta
 // name content>`).
-import type { ContentAccessibility, ContentMetadata } from '../domain/store.js';
+import type { ContentAccessibility, ContentMetadata } from '../domain/repositories.js';
 
 const ELEMENT = 1;
 const OPF_NAMESPACE = 'http://www.idpf.org/2007/opf';

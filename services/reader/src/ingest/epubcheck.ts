@@ -10,7 +10,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ValidationFinding } from '../domain/store.js';
+import type { ValidationFinding } from '../domain/repositories.js';
 import { formatDuration } from './tools.js';
 
 export interface ValidateEpubOptions {

@@ -3,7 +3,7 @@
 // reader's own findings for PDFs and audio (EPUBs have EPUBCheck's, in
 // epubcheck.ts). A finding is advice, never a refusal: a file that cannot be
 // read fails the ingest with InvalidContentError instead.
-import type { ContentMetadata, ValidationFinding } from '../domain/store.js';
+import type { ContentMetadata, ValidationFinding } from '../domain/repositories.js';
 import type { AudioTrackExtract } from './audio.js';
 import type { EpubExtract } from './epub.js';
 import type { PdfExtract } from './pdf.js';

@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { DEFAULT_ARCHIVE_LIMITS, formatBytes, type ArchiveLimits } from '../archive/zip-reader.js';
-import type { ContentManifest, ContentMetadata, ContentType, ManifestRepository, ValidationFinding } from '../domain/store.js';
+import type { ContentManifest, ContentMetadata, ContentType, ManifestRepository, ValidationFinding } from '../domain/repositories.js';
 import type { TextIndexStore } from '../search/index-store.js';
 import { TextIndex } from '../search/text-index.js';
 import type { ContentStorage } from '../storage/storage.js';

@@ -4,7 +4,7 @@
 // upload waiting for its turn. Content stored in the issue's folder itself
 // (the seed's layout) counts as a version of its own while it is live.
 import { contentFolder } from '../ingest/ingest.js';
-import type { ContentManifest } from '../domain/store.js';
+import type { ContentManifest } from '../domain/repositories.js';
 import type { ContentStorage } from '../storage/storage.js';
 
 /** Folders of `<tenant>/<issue>` that are not content files. */

@@ -1,7 +1,7 @@
 // The fields every ContentManifest of the domain's unit tests shares: issue 1
 // of tenant 1, no content of any type yet. A test spreads it and adds its
 // type and that type's content.
-import type { ContentManifest } from '../../src/domain/store.js';
+import type { ContentManifest } from '../../src/domain/repositories.js';
 
 export const MANIFEST_BASE = {
   _id: '1:1',
