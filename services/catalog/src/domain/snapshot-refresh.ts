@@ -32,11 +32,16 @@ export class SnapshotRefresh {
     private readonly options: SnapshotRefreshOptions,
   ) {}
 
-  /** `baseline`: the change count the view's last snapshot reflects (0 for a view restored from one). */
+  /**
+   * `baseline`: the change count the view's last snapshot reflects (0 for a view restored from one).
+   * Checks at once too: a start that caught up with many changes writes right away, in the background,
+   * as a start that read the whole catalog does, so that a replica stopped soon after still leaves it.
+   */
   start(baseline: number): void {
     this.baseline = baseline;
     this.timer = setInterval(() => void this.check(), this.options.checkMs);
     this.timer.unref();
+    void this.check();
   }
 
   async stop(): Promise<void> {
