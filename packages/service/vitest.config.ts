@@ -1,0 +1,3 @@
+import { folioProject } from '../../vitest.shared.js';
+
+export default folioProject('service');
