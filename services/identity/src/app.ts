@@ -1,13 +1,11 @@
 // Wires the identity service: database, Redis rate limiter, SMTP, broker with
 // the outbox relay and the consumers, signing keys, and the gRPC server.
 // Tests start it in-process on port 0 with a fresh database.
-import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
-import { Broker, Outbox } from '@folio/messaging';
-import { connectMongo } from '@folio/mongo';
+import { Outbox } from '@folio/messaging';
 import { identity } from '@folio/proto';
 import { RateLimiter } from '@folio/rate-limit';
-import { Redis } from 'ioredis';
+import { startService } from '@folio/service';
 import type { IdentityConfig } from './config.js';
 import { deviceKeyAccounts } from './data/device-keys.js';
 import { IdentityReadCache, openIdentityStore } from './data/index.js';
@@ -51,31 +49,24 @@ export interface RunningIdentity {
 
 export async function startIdentity(config: IdentityConfig, options: { logger?: Logger } = {}): Promise<RunningIdentity> {
   const logger = options.logger ?? createLogger({ service: 'identity', level: config.LOG_LEVEL });
-  // Undone in reverse order on stop, or when start-up fails half-way.
-  const teardown = new Teardown(logger, 'identity');
-  const stopAll = teardown.run;
-
-  try {
-    const connection = await connectMongo(config.MONGO_URL);
-    teardown.add(() => connection.close());
+  // Each connection closes on stop, newest first, or when start-up fails half-way.
+  return startService('identity', logger, async (kit) => {
+    const connection = await kit.mongo(config.MONGO_URL);
     // A command fails within a second instead of hanging a login through a Redis outage.
-    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000, commandTimeout: 1_000 });
-    redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
-    teardown.add(() => redis.quit().catch(() => redis.disconnect()));
+    const redis = kit.redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000, commandTimeout: 1_000 });
 
     const readCache = new IdentityReadCache({ ttlMs: config.READ_CACHE_TTL_MS, maxEntries: config.READ_CACHE_MAX_ENTRIES });
     const store = await openIdentityStore(connection, readCache, new RedisUserVersions(redis, logger, config.USER_VERSION_PREFIX));
     const limiter = new RateLimiter(redis, config.RATE_LIMIT_PREFIX);
 
     const mailer = new SmtpMailer(config.SMTP_URL, config.SMTP_FROM);
-    teardown.add(() => mailer.close());
+    kit.onStop(() => mailer.close());
 
-    const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'identity' });
-    teardown.add(() => broker.close());
+    const broker = await kit.broker(config.AMQP_URL);
     const outbox = new Outbox(connection, broker, { exchange: config.EVENTS_EXCHANGE, logger });
     await outbox.ensureIndexes();
     outbox.start();
-    teardown.add(() => outbox.stop());
+    kit.onStop(() => outbox.stop());
     const events = new OutboxEventSink(outbox);
 
     const keys = new SigningKeys(store.signingKeys, {
@@ -147,45 +138,36 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
         retryDelayMs: config.CONSUMER_RETRY_DELAY_MS,
       },
     });
-    teardown.add(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+    kit.onStop(() => Promise.all(consumers.map((consumer) => consumer.stop())));
     const readCacheInvalidation = await subscribeReadCacheInvalidation({ broker, logger, cache: readCache, exchange: config.EVENTS_EXCHANGE });
-    teardown.add(() => readCacheInvalidation.stop());
+    kit.onStop(() => readCacheInvalidation.stop());
 
-    const grpc = await startGrpcServer({
-      logger,
-      port: config.GRPC_PORT,
-      unixSocket: config.GRPC_UNIX_SOCKET,
-      services: [
-        {
-          name: SERVICE_NAME,
-          definition: identity.IdentityServiceService,
-          handlers: identityHandlers({
-            emailLogin,
-            socialLogin,
-            sessions,
-            keys,
-            users,
-            tenants,
-            discovery,
-            help,
-            push,
-            deviceKeys,
-            staff,
-            apiKeys,
-            auditLog,
-          }),
-        },
-      ],
-    });
-    teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+    const grpc = await kit.grpc(config, [
+      {
+        name: SERVICE_NAME,
+        definition: identity.IdentityServiceService,
+        handlers: identityHandlers({
+          emailLogin,
+          socialLogin,
+          sessions,
+          keys,
+          users,
+          tenants,
+          discovery,
+          help,
+          push,
+          deviceKeys,
+          staff,
+          apiKeys,
+          auditLog,
+        }),
+      },
+    ]);
 
     return {
       grpcPort: grpc.port,
-      stop: stopAll,
+      stop: kit.stop,
       rotateSigningKey: () => keys.rotate(),
     };
-  } catch (error) {
-    await stopAll();
-    throw error;
-  }
+  });
 }
