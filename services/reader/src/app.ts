@@ -16,7 +16,7 @@ import { ProgressionRepository } from './data/progression.js';
 import { RedisReaderSessionLiveness } from './data/session-liveness.js';
 import { RedisUserVersions } from './data/user-versions.js';
 import { MongoContentJobRepository } from './data/content-jobs.js';
-import { openReaderStore, type ManifestCache, type SessionCache, type UserPositionsCache, type UserSettingsCache } from './data/repositories.js';
+import { openReaderStore, type ManifestCache, type SessionCache, type UserPositionsCache, type UserSettingsCache } from './data/index.js';
 import { ContentLinks } from './domain/content.js';
 import { Downloads } from './domain/downloads.js';
 import { AccountEraser } from './domain/erasure.js';

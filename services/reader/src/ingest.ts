@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { connectMongo } from '@folio/mongo';
 import { archiveLimitsOf, loadReaderConfig } from './config.js';
-import { openReaderStore } from './data/repositories.js';
+import { openReaderStore } from './data/index.js';
 import { audioContainerOf } from './ingest/audio.js';
 import { ingestIssue } from './ingest/ingest.js';
 import { TextIndexStore } from './search/index-store.js';

@@ -15,7 +15,7 @@ import { speakToMp3 } from './build/audio.js';
 import { buildEpub } from './build/epub.js';
 import { buildPdf, pageTitle } from './build/pdf.js';
 import { loadReaderConfig } from './config.js';
-import { openReaderStore } from './data/repositories.js';
+import { openReaderStore } from './data/index.js';
 import type { ManifestDoc } from './data/schemas.js';
 import { coverSvg } from './ingest/cover.js';
 import { ingestIssue, registerPhysicalIssue, type IngestDeps } from './ingest/ingest.js';

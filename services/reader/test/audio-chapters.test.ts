@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore } from '../src/data/repositories.js';
+import { openReaderStore } from '../src/data/index.js';
 import { ingestIssue } from '../src/ingest/ingest.js';
 import { TextIndexStore } from '../src/search/index-store.js';
 import { LocalDiskStorage } from '../src/storage/local-disk.js';

@@ -15,7 +15,7 @@ import { Broker, CONTENT_INGESTED, type DomainEvent } from '@folio/messaging';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
 import { MongoContentJobRepository } from '../src/data/content-jobs.js';
-import { openReaderStore } from '../src/data/repositories.js';
+import { openReaderStore } from '../src/data/index.js';
 import {
   ContentUploads,
   IngestJobs,

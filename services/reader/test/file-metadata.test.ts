@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore } from '../src/data/repositories.js';
+import { openReaderStore } from '../src/data/index.js';
 import type { ManifestRepository } from '../src/domain/repositories.js';
 import { readEpub } from '../src/ingest/epub.js';
 import { coverImageOf } from '../src/ingest/cover.js';

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore } from '../src/data/repositories.js';
+import { openReaderStore } from '../src/data/index.js';
 import type { ReaderStore } from '../src/domain/repositories.js';
 import { readAudioTrack } from '../src/ingest/audio.js';
 import { InvalidContentError } from '../src/ingest/epub.js';

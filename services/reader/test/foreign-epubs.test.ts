@@ -16,7 +16,7 @@ import { createLogger } from '@folio/logger';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore } from '../src/data/repositories.js';
+import { openReaderStore } from '../src/data/index.js';
 import { readEpub, InvalidContentError } from '../src/ingest/epub.js';
 import { buildPreviewEpub } from '../src/ingest/epub-preview.js';
 import { ingestIssue, keys, type IngestDeps } from '../src/ingest/ingest.js';

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore } from '../src/data/repositories.js';
+import { openReaderStore } from '../src/data/index.js';
 import { ingestIssue, type IngestDeps } from '../src/ingest/ingest.js';
 import { infoFields, MAX_SIDE_FACTOR } from '../src/ingest/pdf.js';
 import { pngSize } from '../src/ingest/tools.js';

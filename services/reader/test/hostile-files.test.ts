@@ -19,7 +19,7 @@ import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArchiveError, BoundedZip, DEFAULT_ARCHIVE_LIMITS, InflateBudget } from '../src/archive/zip-reader.js';
 import { buildPdf } from '../src/build/pdf.js';
-import { openReaderStore } from '../src/data/repositories.js';
+import { openReaderStore } from '../src/data/index.js';
 import { InvalidContentError } from '../src/ingest/epub.js';
 import { buildPreviewEpub } from '../src/ingest/epub-preview.js';
 import { ingestIssue, type IngestDeps } from '../src/ingest/ingest.js';

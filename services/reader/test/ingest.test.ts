@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speakToMp3 } from '../src/build/audio.js';
 import { buildEpub } from '../src/build/epub.js';
 import { buildPdf } from '../src/build/pdf.js';
-import { openReaderStore } from '../src/data/repositories.js';
+import { openReaderStore } from '../src/data/index.js';
 import type { ReaderStore } from '../src/domain/repositories.js';
 import { InvalidContentError, readEpub } from '../src/ingest/epub.js';
 import { ingestIssue, type IngestDeps } from '../src/ingest/ingest.js';

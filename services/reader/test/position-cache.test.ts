@@ -1,5 +1,6 @@
-// Reader answers a user's positions and settings from memory (data/repositories.ts,
-// POSITION_CACHE_TTL_MS far longer than this test runs). A position saved
+// Reader answers a user's positions and settings from memory
+// (data/positions.ts, data/user-settings.ts, POSITION_CACHE_TTL_MS far
+// longer than this test runs). A position saved
 // through one replica must show at once on that replica and, through the
 // user's version in Redis (data/user-versions.ts), on the next read of another
 // one that had the old list cached; an ended session shows through sessions.ended.

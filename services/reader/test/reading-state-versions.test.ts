@@ -8,7 +8,7 @@ import { ReferenceCache } from '@folio/messaging';
 import { freshDatabase, startTcpProxy, testInfra, uniqueName, type TcpProxy } from '@folio/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore, type MongoReaderStore } from '../src/data/repositories.js';
+import { openReaderStore, type MongoReaderStore } from '../src/data/index.js';
 import type { PositionDoc, UserSettingsDoc } from '../src/data/schemas.js';
 import { RedisUserVersions } from '../src/data/user-versions.js';
 import { positionIdOf } from '../src/domain/repositories.js';

@@ -9,7 +9,7 @@ import { reader } from '@folio/proto';
 import { testInfra } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_NAME } from '../src/app.js';
-import { MongoSessionRepository } from '../src/data/repositories.js';
+import { MongoSessionRepository } from '../src/data/sessions.js';
 import { readerModels, type SessionDoc } from '../src/data/schemas.js';
 import { MediaUrls, packageScope } from '../src/media/signing.js';
 import { contentOf, startReaderStack, USERS, type ReaderStack } from './support/stack.js';

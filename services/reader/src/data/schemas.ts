@@ -23,7 +23,7 @@ export interface StructureDoc {
 /**
  * A session as stored: its snapshot inline when small, else in
  * `reader_session_snapshots`; JSON text, or a document when stored before
- * 2026-11-27 (data/repositories.ts, snapshotOf).
+ * 2026-11-27 (data/sessions.ts, snapshotOf).
  */
 export type StoredSessionDoc = Omit<SessionDoc, 'snapshot'> & { snapshot?: string | Record<string, unknown> };
 

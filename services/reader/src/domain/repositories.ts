@@ -1,8 +1,8 @@
 // What reader keeps, in its own terms: content manifests, reader sessions,
 // user reader settings and reading positions, and the repositories the use
 // cases read and write them through. data/ implements the repositories over
-// the document store (data/repositories.ts, with the caches); the records keep
-// the stored field names, so data/schemas.ts maps nothing.
+// the document store (a module per aggregate, with the caches); the records
+// keep the stored field names, so data/schemas.ts maps nothing.
 
 export type ContentType = 'epub' | 'pdf' | 'audio' | 'physical';
 
@@ -120,7 +120,7 @@ export interface ContentManifest {
  * A reader session (v1 and v2). `snapshot` is the session response as first
  * returned, without its token and signed URLs (what the v1 record shows); a
  * large one (a page list) is stored apart from the session, because every
- * uncached reader-token check reads the session (data/repositories.ts).
+ * uncached reader-token check reads the session (data/sessions.ts).
  */
 export interface SessionRecord {
   /** Internal, sequential: carried inside the reader-token, never in a URL. */

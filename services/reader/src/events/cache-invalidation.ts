@@ -3,7 +3,7 @@
 // events published while there was none were missed): commerce's
 // access.changed (purchase, grant, revocation, erasure, seed) drops cached
 // access decisions (peers/cached-access.ts); reader's own positions.changed
-// (subscribeUserChanges of @folio/messaging, in app.ts) drops a user's cached positions (data/repositories.ts) written through
+// (subscribeUserChanges of @folio/messaging, in app.ts) drops a user's cached positions (data/positions.ts) written through
 // another replica; reader's own content.ingested drops an issue's cached manifest (a new file is live).
 import type { Logger } from '@folio/logger';
 import { accessChangeOf, ACCESS_CHANGED, CONTENT_INGESTED, createEvent, subscribeBroadcast, type BroadcastSubscription, type Broker } from '@folio/messaging';
@@ -66,7 +66,7 @@ export function subscribeSessionInvalidation(deps: {
   });
 }
 
-/** What holds an issue's manifest in memory (data/repositories.ts ManifestCache, by `<tenant>:<issue>` and by issue). */
+/** What holds an issue's manifest in memory (data/manifests.ts ManifestCache, by `<tenant>:<issue>` and by issue). */
 export interface ManifestForgetter {
   forget(tenantId: number, issueId: number): void;
   forgetAll(): void;

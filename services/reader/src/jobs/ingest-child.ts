@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { connectMongo } from '@folio/mongo';
 import { ArchiveError, BoundedZip, type ArchiveLimits } from '../archive/zip-reader.js';
-import { openReaderStore } from '../data/repositories.js';
+import { openReaderStore } from '../data/index.js';
 import { InvalidContentError } from '../ingest/epub.js';
 import { DEFAULT_INGEST_BOUNDS, ingestIssue, type IngestBounds } from '../ingest/ingest.js';
 import { TextIndexStore } from '../search/index-store.js';
