@@ -2,11 +2,11 @@
 // broker with the outbox relay (purchase.completed) and the account-deletion
 // consumer, the payment provider, and the gRPC server. Tests start it
 // in-process on port 0 with a fresh database.
-import { createPromiseClient, startGrpcServer, Teardown } from '@folio/grpc';
+import { createPromiseClient } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
-import { Broker, Outbox, startAccountEraser } from '@folio/messaging';
-import { connectMongo } from '@folio/mongo';
+import { Outbox } from '@folio/messaging';
 import { catalog, commerce, identity } from '@folio/proto';
+import { startService } from '@folio/service';
 import type { CommerceConfig } from './config.js';
 import { openCommerceStore } from './data/index.js';
 import { LocalTestPaymentProvider } from './data/local-test-payments.js';
@@ -47,29 +47,24 @@ export async function startCommerce(
   options: CommerceOptions = {},
 ): Promise<RunningCommerce> {
   const clock = options.clock ?? systemClock;
-  // Undone in reverse order on stop, or when start-up fails half-way.
-  const teardown = new Teardown(logger, 'commerce');
-  const stopAll = teardown.run;
-
-  try {
-    const connection = await connectMongo(config.MONGO_URL);
-    teardown.add(() => connection.close());
+  // Each connection closes on stop, newest first, or when start-up fails half-way.
+  return startService('commerce', logger, async (kit) => {
+    const connection = await kit.mongo(config.MONGO_URL);
     const store = await openCommerceStore(connection, { offerCacheMs: config.OFFER_CACHE_SECONDS * 1000 });
 
     const identityClient = createPromiseClient(identity.IdentityServiceClient, config.IDENTITY_ADDR, { defaultDeadlineMs: config.PEER_DEADLINE_MS });
-    teardown.add(() => identityClient.close());
+    kit.onStop(() => identityClient.close());
     const catalogClient = createPromiseClient(catalog.CatalogServiceClient, config.CATALOG_ADDR, { defaultDeadlineMs: config.PEER_DEADLINE_MS });
-    teardown.add(() => catalogClient.close());
+    kit.onStop(() => catalogClient.close());
     const tenants = new IdentityTenants(identityClient, config.TENANT_CACHE_SECONDS * 1000, logger);
     const users = new IdentityUsers(identityClient);
     const names = new CatalogIssueNames(catalogClient, config.CATALOG_DEADLINE_MS, logger);
 
-    const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'commerce' });
-    teardown.add(() => broker.close());
+    const broker = await kit.broker(config.AMQP_URL);
     const outbox = new Outbox(connection, broker, { exchange: config.EVENTS_EXCHANGE, logger });
     await outbox.ensureIndexes();
     outbox.start();
-    teardown.add(() => outbox.stop());
+    kit.onStop(() => outbox.stop());
     const events = new OutboxEventSink(outbox);
 
     const provider = options.paymentProvider ?? new LocalTestPaymentProvider(connection, clock);
@@ -90,11 +85,11 @@ export async function startCommerce(
     // account.deleted erases the user's web sessions (with their carts), plans and grants (@folio/messaging decodes it).
     // Then this replica asks identity again for the user's memberships (a re-created account has none).
     const erase = (deletion: { userId: number; email: string | null }) => eraser.erase(deletion).then(() => users.forgetUser(deletion.userId));
-    teardown.add((await startAccountEraser({ broker, connection, logger, config, erase })).stop);
+    await kit.eraser({ broker, connection, config, erase });
     const tenantUpdates = await subscribeTenantUpdates({ broker, identityExchange: config.IDENTITY_EVENTS_EXCHANGE, tenants, logger });
-    teardown.add(() => tenantUpdates.stop());
+    kit.onStop(() => tenantUpdates.stop());
     const offerChanges = await subscribeOfferChanges({ broker, exchange: config.EVENTS_EXCHANGE, offers: store.offers, logger });
-    teardown.add(() => offerChanges.stop());
+    kit.onStop(() => offerChanges.stop());
 
     const prune = setInterval(() => {
       store.webSessions
@@ -103,19 +98,12 @@ export async function startCommerce(
         .catch((error: unknown) => logger.warn({ err: error }, 'pruning web sessions failed'));
     }, PRUNE_EVERY_MS);
     prune.unref();
-    teardown.add(() => clearInterval(prune));
+    kit.onStop(() => clearInterval(prune));
 
-    const grpc = await startGrpcServer({
-      logger,
-      port: config.GRPC_PORT,
-      unixSocket: config.GRPC_UNIX_SOCKET,
-      services: [{ name: SERVICE_NAME, definition: commerce.CommerceServiceService, handlers: commerceHandlers({ access, purchases, checkout, publishing }) }],
-    });
-    teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+    const grpc = await kit.grpc(config, [
+      { name: SERVICE_NAME, definition: commerce.CommerceServiceService, handlers: commerceHandlers({ access, purchases, checkout, publishing }) },
+    ]);
 
-    return { grpcPort: grpc.port, stop: stopAll };
-  } catch (error) {
-    await stopAll();
-    throw error;
-  }
+    return { grpcPort: grpc.port, stop: kit.stop };
+  });
 }
