@@ -3,12 +3,10 @@
 // the hosted adapter when its URL is configured) behind its own circuit
 // breaker, and the gRPC server. Tests start it in-process on port 0 and may
 // hand in engines of their own (a counting synthesizer, a hanging provider).
-import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
-import { Broker, startAccountEraser, type AccountDeletion } from '@folio/messaging';
-import { connectMongo } from '@folio/mongo';
+import type { AccountDeletion } from '@folio/messaging';
 import { integrations } from '@folio/proto';
-import { Redis } from 'ioredis';
+import { startService } from '@folio/service';
 import type { IntegrationsConfig } from './config.js';
 import { MongoAiResponseRepository } from './data/ai-responses.js';
 import { audioCacheKey, RedisAudioCache } from './data/audio-cache.js';
@@ -55,18 +53,12 @@ export async function startIntegrations(
   logger: Logger = createLogger({ service: 'integrations', level: config.LOG_LEVEL }),
   overrides: EngineOverrides = {},
 ): Promise<RunningIntegrations> {
-  // Undone in reverse order on stop, or when start-up fails half-way.
-  const teardown = new Teardown(logger, 'integrations');
-  const stopAll = teardown.run;
-
-  try {
-    const connection = await connectMongo(config.MONGO_URL);
-    teardown.add(() => connection.close());
+  // Each connection closes on stop, newest first, or when start-up fails half-way.
+  return startService('integrations', logger, async (kit) => {
+    const connection = await kit.mongo(config.MONGO_URL);
     const responses = await MongoAiResponseRepository.open(connection);
 
-    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000 });
-    redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
-    teardown.add(() => redis.quit().catch(() => redis.disconnect()));
+    const redis = kit.redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000 });
     const cache = new RedisAudioCache(redis, { prefix: config.LISTEN_CACHE_PREFIX, ttlSeconds: config.LISTEN_CACHE_TTL_SECONDS, logger });
 
     const breaker = (provider: string, timeoutMs: number, extra: Partial<BreakerSettings> = {}) => {
@@ -75,14 +67,14 @@ export async function startIntegrations(
         { timeoutMs, resetMs: config.BREAKER_RESET_MS, errorPercent: config.BREAKER_ERROR_PERCENT, volume: config.BREAKER_VOLUME, ...extra },
         logger,
       );
-      teardown.add(() => created.shutdown());
+      kit.onStop(() => created.shutdown());
       return created;
     };
     const local = { concurrency: config.LOCAL_ENGINE_CONCURRENCY };
 
     const detector: LanguageDetector = new FrancDetector();
     const wordnet = new WordNet(config.WORDNET_DIR);
-    teardown.add(() => wordnet.close());
+    kit.onStop(() => wordnet.close());
     // Reading the indexes takes about a second: do it now rather than in the first request.
     wordnet.load().catch((error: unknown) => logger.warn({ err: error, dir: config.WORDNET_DIR }, 'WordNet could not be loaded'));
     const chat = config.AI_BASE_URL ? new OpenAiChatClient({ baseUrl: config.AI_BASE_URL, model: config.AI_MODEL, apiKey: config.AI_API_KEY }) : undefined;
@@ -119,7 +111,7 @@ export async function startIntegrations(
     let passages: PassageSource | undefined = overrides.passages;
     if (!passages && config.READER_ADDR) {
       const reader = new ReaderPassageSource(config.READER_ADDR, config.PASSAGES_TIMEOUT_MS);
-      teardown.add(() => reader.close());
+      kit.onStop(() => reader.close());
       passages = reader;
     }
     const guardedPassages = passages && new GuardedPassageSource(passages, breaker('reader-passages', config.PASSAGES_TIMEOUT_MS));
@@ -127,37 +119,27 @@ export async function startIntegrations(
       overrides.ai ?? (chat ? new OpenAiActionEngine(chat) : new LocalAiEngine({ wordnet, translator, detector, passages: guardedPassages, logger }));
     const ai = new GuardedAiEngine(rawAi, breaker(`ai:${rawAi.name}`, config.AI_TIMEOUT_MS));
 
-    const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'integrations' });
-    teardown.add(() => broker.close());
+    const broker = await kit.broker(config.AMQP_URL);
     // account.deleted erases the user's AI responses and ratings (@folio/messaging decodes it).
     const eraseResponses = async ({ userId }: AccountDeletion) =>
       logger.info({ user_id: userId, erased: await responses.eraseUser(userId) }, 'AI responses of a deleted account erased');
-    teardown.add((await startAccountEraser({ broker, connection, logger, config, erase: eraseResponses })).stop);
+    await kit.eraser({ broker, connection, config, erase: eraseResponses });
 
-    const grpc = await startGrpcServer({
-      logger,
-      port: config.GRPC_PORT,
-      unixSocket: config.GRPC_UNIX_SOCKET,
-      services: [
-        {
-          name: SERVICE_NAME,
-          definition: integrations.IntegrationsServiceService,
-          handlers: integrationsHandlers({
-            translate: new TranslateText(translator),
-            listen: new ListenToText({ synthesizer, cache, detector, cacheKey: audioCacheKey }),
-            define: new DefineWord(dictionary),
-            ai: new AiActions(ai, responses),
-          }),
-        },
-      ],
-    });
-    teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+    const grpc = await kit.grpc(config, [
+      {
+        name: SERVICE_NAME,
+        definition: integrations.IntegrationsServiceService,
+        handlers: integrationsHandlers({
+          translate: new TranslateText(translator),
+          listen: new ListenToText({ synthesizer, cache, detector, cacheKey: audioCacheKey }),
+          define: new DefineWord(dictionary),
+          ai: new AiActions(ai, responses),
+        }),
+      },
+    ]);
     const engines = { translate: rawTranslator.name, listen: rawSynthesizer.name, dictionary: rawDictionary.name, ai: rawAi.name };
     logger.info({ engines }, 'integrations engines');
 
-    return { grpcPort: grpc.port, engines, stop: stopAll };
-  } catch (error) {
-    await stopAll();
-    throw error;
-  }
+    return { grpcPort: grpc.port, engines, stop: kit.stop };
+  });
 }
