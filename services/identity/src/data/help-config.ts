@@ -1,7 +1,7 @@
 // The help subjects, their labels and routing, as loaded from the dataset.
 // Implements the domain's HelpConfigStore; `replace` is the seed's.
 import type { Model } from 'mongoose';
-import type { HelpConfigStore } from '../domain/stores.js';
+import type { HelpConfigStore } from '../domain/repositories.js';
 import type { HelpConfigDoc } from './schemas.js';
 
 const ID = 'help';

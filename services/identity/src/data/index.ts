@@ -1,8 +1,8 @@
 // The identity database behind one object: models registered, indexes built,
 // a repository per aggregate, each implementing the domain's store interface
-// (domain/stores.ts). The seed also uses the writes the domain has no use for.
+// (domain/repositories.ts). The seed also uses the writes the domain has no use for.
 import { ensureIndexes, type Connection } from '@folio/mongo';
-import type { IdentityStores } from '../domain/stores.js';
+import type { IdentityStores } from '../domain/repositories.js';
 import { AuditEntryRepository } from './audit-entries.js';
 import { DeviceKeyRepository } from './device-keys.js';
 import { HelpConfigRepository } from './help-config.js';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { claimOnce } from '@folio/mongo';
 import type { Model } from 'mongoose';
-import type { LoginCodeRecord, LoginCodeStore } from '../domain/stores.js';
+import type { LoginCodeRecord, LoginCodeStore } from '../domain/repositories.js';
 import { isDuplicateKey, type LoginCodeDoc, type LoginCodeSlotDoc } from './schemas.js';
 
 /** Slots outlive their code by this much, so that a check still in flight cannot find them gone. */

@@ -5,7 +5,7 @@
 // Roles are always read from the store: the read cache holds tenant ids only.
 import type { Model } from 'mongoose';
 import type { StaffRole } from '../domain/staff.js';
-import type { MembershipStore } from '../domain/stores.js';
+import type { MembershipStore } from '../domain/repositories.js';
 import { readThrough, type IdentityReadCache } from './read-cache.js';
 import { isDuplicateKey, type MembershipDoc } from './schemas.js';
 import type { TenantRepository } from './tenants.js';

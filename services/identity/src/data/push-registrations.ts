@@ -1,7 +1,7 @@
 // Push messaging registrations: one per (user, tenant, device). Implements the
 // domain's PushRegistrationStore.
 import type { Model } from 'mongoose';
-import type { PushRegistration, PushRegistrationStore } from '../domain/stores.js';
+import type { PushRegistration, PushRegistrationStore } from '../domain/repositories.js';
 import type { PushRegistrationDoc } from './schemas.js';
 
 export class PushRegistrationRepository implements PushRegistrationStore {

@@ -3,7 +3,7 @@
 // concurrent refreshes with one token exactly one insert succeeds.
 // Implements the domain's RefreshTokenStore.
 import type { Model } from 'mongoose';
-import type { RefreshTokenRecord, RefreshTokenStore } from '../domain/stores.js';
+import type { RefreshTokenRecord, RefreshTokenStore } from '../domain/repositories.js';
 import { isDuplicateKey, type RefreshTokenDoc } from './schemas.js';
 
 export class RefreshTokenRepository implements RefreshTokenStore {

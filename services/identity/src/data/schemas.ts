@@ -12,10 +12,18 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { modelOn } from '@folio/mongo';
 import type { StaffRole } from '../domain/staff.js';
-import type { LoginCodeRecord, PushRegistration, RefreshTokenRecord, SessionRecord, SigningKeyRecord, TenantRecord, UserRecord } from '../domain/stores.js';
-export type { RefreshTokenStatus, SessionStatus } from '../domain/stores.js';
+import type {
+  LoginCodeRecord,
+  PushRegistration,
+  RefreshTokenRecord,
+  SessionRecord,
+  SigningKeyRecord,
+  TenantRecord,
+  UserRecord,
+} from '../domain/repositories.js';
+export type { RefreshTokenStatus, SessionStatus } from '../domain/repositories.js';
 
-// The documents are the domain's records (domain/stores.ts), with what only data/ needs added.
+// The documents are the domain's records (domain/repositories.ts), with what only data/ needs added.
 export type UserDoc = UserRecord;
 
 /** The tenant as stored: the domain's record and what only discovery's queries use. */

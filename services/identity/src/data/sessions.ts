@@ -3,7 +3,7 @@
 // next, so a family has at most one live session. Implements the domain's
 // SessionStore.
 import type { Model } from 'mongoose';
-import type { SessionRecord, SessionStore } from '../domain/stores.js';
+import type { SessionRecord, SessionStore } from '../domain/repositories.js';
 import type { SessionDoc, SessionStatus } from './schemas.js';
 
 export class SessionRepository implements SessionStore {

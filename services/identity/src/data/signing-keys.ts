@@ -2,7 +2,7 @@
 // may still be alive stay published in the JWKS until they are retired.
 // Implements the domain's SigningKeyStore.
 import type { Model } from 'mongoose';
-import type { SigningKeyRecord, SigningKeyStore } from '../domain/stores.js';
+import type { SigningKeyRecord, SigningKeyStore } from '../domain/repositories.js';
 import type { SigningKeyDoc } from './schemas.js';
 
 export class SigningKeyRepository implements SigningKeyStore {

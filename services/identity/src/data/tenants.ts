@@ -2,7 +2,7 @@
 // Implements the domain's TenantStore (discovery's query is built here from
 // its criteria); the seed's writes and the member count are extra.
 import type { FilterQuery, Model } from 'mongoose';
-import type { DiscoveryCriteria, TenantStore } from '../domain/stores.js';
+import type { DiscoveryCriteria, TenantStore } from '../domain/repositories.js';
 import { readThrough, type IdentityReadCache } from './read-cache.js';
 import type { TenantDoc } from './schemas.js';
 

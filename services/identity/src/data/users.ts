@@ -2,7 +2,7 @@
 // Implements the domain's UserStore; the seed's upsert is extra.
 import { nextSequence, type Connection } from '@folio/mongo';
 import type { Model } from 'mongoose';
-import type { UserStore } from '../domain/stores.js';
+import type { UserStore } from '../domain/repositories.js';
 import { readThrough, type IdentityReadCache } from './read-cache.js';
 import { isDuplicateKey, type UserDoc } from './schemas.js';
 

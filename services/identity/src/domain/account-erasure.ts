@@ -8,7 +8,7 @@ import type { Logger } from '@folio/logger';
 import { EVENT, type AccountDeletedPayload } from './events.js';
 import type { EventSink } from './ports.js';
 import type { Sessions } from './sessions.js';
-import type { IdentityStores } from './stores.js';
+import type { IdentityStores } from './repositories.js';
 
 export class AccountEraser {
   constructor(

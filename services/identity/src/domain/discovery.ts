@@ -7,7 +7,7 @@
 // aggregates. Pagination is by signed offset cursors.
 import type { CursorCodec } from './cursor.js';
 import { invalidFields } from './errors.js';
-import type { DiscoveryCriteria, IdentityStores, TenantRecord } from './stores.js';
+import type { DiscoveryCriteria, IdentityStores, TenantRecord } from './repositories.js';
 import { appTenantIdOf, DEFAULT_TENANT_ID } from './tenants.js';
 
 export interface DiscoveryRequest {

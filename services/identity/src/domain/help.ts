@@ -6,7 +6,7 @@
 import { invalidCredentials, invalidFields, nulFieldErrors } from './errors.js';
 import { EVENT, type AccountDeletionRequestedPayload, type HelpRequestedPayload, type HelpRoute } from './events.js';
 import { langOf, type EventSink } from './ports.js';
-import type { IdentityStores } from './stores.js';
+import type { IdentityStores } from './repositories.js';
 import { appTenantIdOf, DEFAULT_TENANT_ID, type TenantDirectory } from './tenants.js';
 
 export const DELETE_ACCOUNT_SUBJECT = 'delete-account-and-data';

@@ -3,7 +3,7 @@
 import { invalidFields, nulFieldErrors } from './errors.js';
 import { EVENT, type PushRegisteredPayload, type PushUnregisteredPayload } from './events.js';
 import type { EventSink } from './ports.js';
-import type { IdentityStores } from './stores.js';
+import type { IdentityStores } from './repositories.js';
 import type { TenantDirectory } from './tenants.js';
 
 export type PushPlatform = 'ios' | 'android';

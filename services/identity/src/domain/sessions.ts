@@ -27,7 +27,7 @@ import { conflict, unavailable } from '@folio/errors';
 import type { Logger } from '@folio/logger';
 import { invalidCredentials, invalidFields } from './errors.js';
 import type { SigningKeys } from './signing-keys.js';
-import type { IdentityStores, SessionRecord, UserRecord } from './stores.js';
+import type { IdentityStores, SessionRecord, UserRecord } from './repositories.js';
 
 export interface TokenPair {
   accessToken: string;

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type KeyLike } from 'jose';
 import { withLowS } from '@folio/crypto';
-import type { SigningKeyRecord, SigningKeyStore } from './stores.js';
+import type { SigningKeyRecord, SigningKeyStore } from './repositories.js';
 
 export const ALG = 'ES256';
 const CACHE_MS = 60_000;

@@ -8,7 +8,7 @@
 // never cached: taking a role away takes effect on the next request.
 import { DomainError, invalidArgument, notFound, permissionDenied } from '@folio/errors';
 import type { PublisherApiKeys } from './publisher-api-keys.js';
-import type { IdentityStores } from './stores.js';
+import type { IdentityStores } from './repositories.js';
 import { requireEmail } from './users.js';
 
 export type StaffRole = 'editor' | 'owner';

@@ -1,7 +1,7 @@
 // Tenants as other services and clients see them, and the memberships that
 // give a user an account in a tenant.
 import { invalidArgument, notFound } from '@folio/errors';
-import type { IdentityStores, TenantRecord } from './stores.js';
+import type { IdentityStores, TenantRecord } from './repositories.js';
 
 /** The generic (non-branded) app's tenant: the default `X-CustomApp-Tenant-Id`. */
 export const DEFAULT_TENANT_ID = 1;

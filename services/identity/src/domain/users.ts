@@ -1,7 +1,7 @@
 // Users and their accounts in tenants: found or created by e-mail at login,
 // read back as the profile of GET /api/v2/user.
 import { invalidCredentials, invalidFields } from './errors.js';
-import type { IdentityStores, TenantRecord, UserRecord } from './stores.js';
+import type { IdentityStores, TenantRecord, UserRecord } from './repositories.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TenantRecord } from '../domain/stores.js';
+import type { TenantRecord } from '../domain/repositories.js';
 import { toHelpSubject, toTenant } from './mappers.js';
 
 const tenant = (reader: unknown): TenantRecord => ({

@@ -9,7 +9,7 @@ import type { PushPlatform } from '../domain/push.js';
 import type { TokenPair } from '../domain/sessions.js';
 import type { SocialProviderName } from '../domain/social/index.js';
 import type { StaffGrant, StaffMember, StaffRole } from '../domain/staff.js';
-import type { TenantRecord, UserRecord } from '../domain/stores.js';
+import type { TenantRecord, UserRecord } from '../domain/repositories.js';
 
 export function toTenant(doc: TenantRecord): identity.Tenant {
   return {

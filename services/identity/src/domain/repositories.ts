@@ -1,5 +1,5 @@
 // What the use cases need from identity's database: the records they read
-// and write, and one store interface per aggregate. data/ implements them
+// and write, and one repository interface per aggregate. data/ implements them
 // (data/index.ts opens them all, app.ts hands them to the use cases). The
 // records keep the documents' field names (`_id`, snake_case), so the
 // repositories hand their lean documents over as they are.
