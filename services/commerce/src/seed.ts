@@ -23,7 +23,7 @@ import { connectMongo, type Connection } from '@folio/mongo';
 import { loadCommerceConfig } from './config.js';
 import { openCommerceStore } from './data/index.js';
 import type { EventSink } from './domain/ports.js';
-import { GRANT_SOURCES, type GrantSource, type Licensing, type Sale } from './domain/store.js';
+import { GRANT_SOURCES, type GrantSource, type Licensing, type Sale } from './domain/repositories.js';
 import { parseDateTime } from './domain/time.js';
 import { OutboxEventSink } from './events/publisher.js';
 

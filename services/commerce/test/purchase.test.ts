@@ -5,7 +5,7 @@
 // purchase test in Chromium cover the HTML.
 import { commerce } from '@folio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSessionId } from '../src/domain/store.js';
+import { hashSessionId } from '../src/domain/repositories.js';
 import { DECLINED_CARD, failureOf, formOf, GOOD_CARD, NONE, observeEvents, PURCHASED, startStack, TENANT, type TestStack } from './support.js';
 
 describe('purchase redirect and web checkout', () => {

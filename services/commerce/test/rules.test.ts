@@ -5,7 +5,7 @@ import { expiryEnd, luhnValid } from '../src/domain/payments.js';
 import type { TenantInfo } from '../src/domain/ports.js';
 import { offerFrom, saleModeOf, type OfferInput } from '../src/domain/publishing.js';
 import { resolveReturnScheme } from '../src/domain/purchase.js';
-import type { GrantRecord, OfferRecord, SubscriptionRecord } from '../src/domain/store.js';
+import type { GrantRecord, OfferRecord, SubscriptionRecord } from '../src/domain/repositories.js';
 
 const now = new Date('2026-05-01T12:00:00Z');
 const tenant: TenantInfo = { id: 1, name: 'T', currency: 'USD', freeAccess: false, aggregatorId: null, mobileAppScheme: null, lang: 'en', countryCode: 'US' };

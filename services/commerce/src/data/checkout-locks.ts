@@ -4,7 +4,7 @@
 // (conditional updates it does not isolate). The lease policy (when a holder
 // is presumed dead) is the checkout's.
 import { claimOnce, type Connection } from '@folio/mongo';
-import type { CheckoutLockRepository } from '../domain/store.js';
+import type { CheckoutLockRepository } from '../domain/repositories.js';
 
 const LOCKS = 'checkout_locks';
 

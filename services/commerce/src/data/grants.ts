@@ -1,7 +1,7 @@
 // Access grants: purchases, gifts, admin assignments, retail licenses and
 // external permissions, each for one user and one issue.
 import type { Model } from 'mongoose';
-import type { GrantRepository, Owner } from '../domain/store.js';
+import type { GrantRepository, Owner } from '../domain/repositories.js';
 import { mergeById, ownedBy, ownerKeys } from './owner.js';
 import { isDuplicateKey } from './errors.js';
 import type { GrantDoc } from './schemas.js';

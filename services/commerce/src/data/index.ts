@@ -1,8 +1,8 @@
 // The commerce database behind one object: models registered, indexes built,
 // a repository per aggregate, each implementing the interface the domain
-// declares for it (domain/store.ts).
+// declares for it (domain/repositories.ts).
 import { ensureIndexes, type Connection } from '@folio/mongo';
-import type { CommerceStore } from '../domain/store.js';
+import type { CommerceStore } from '../domain/repositories.js';
 import { MongoCheckoutLockRepository } from './checkout-locks.js';
 import { MongoGrantRepository } from './grants.js';
 import { MongoOfferRepository } from './offers.js';

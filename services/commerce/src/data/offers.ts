@@ -1,7 +1,7 @@
 // How each issue is sold (free, sale mode, licensing, prices): the offer.
 import { ReferenceCache } from '@folio/messaging';
 import type { Model } from 'mongoose';
-import type { FreeIssue, OfferRepository } from '../domain/store.js';
+import type { FreeIssue, OfferRepository } from '../domain/repositories.js';
 import { isDuplicateKey } from './errors.js';
 import type { OfferDoc } from './schemas.js';
 

@@ -1,7 +1,7 @@
 // Paid checkouts. An order's id is its checkout id: the unique _id is what
 // makes a second submit of the same checkout unable to create a second order.
 import type { Model } from 'mongoose';
-import type { OrderRepository } from '../domain/store.js';
+import type { OrderRepository } from '../domain/repositories.js';
 import { isDuplicateKey } from './errors.js';
 import type { OrderDoc } from './schemas.js';
 

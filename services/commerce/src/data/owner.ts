@@ -1,7 +1,7 @@
 // Records that belong to a user name them by id, by e-mail (seeded data), or
 // both (the domain's Owner): the filters that find them.
 import type { FilterQuery } from 'mongoose';
-import type { Owner } from '../domain/store.js';
+import type { Owner } from '../domain/repositories.js';
 
 /**
  * One filter per key the user's records can carry, for reads on a request

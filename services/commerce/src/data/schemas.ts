@@ -1,6 +1,6 @@
 // The commerce database: one mongoose schema per collection, with the
 // indexes its query paths need. The documents are the domain's records
-// (domain/store.ts) field for field; repositories return plain objects and
+// (domain/repositories.ts) field for field; repositories return plain objects and
 // nothing outside data/ sees mongoose.
 //
 // FerretDB (the local stack) has no transactions and does not isolate
@@ -9,9 +9,9 @@
 // insert with a unique key, which it does enforce.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { modelOn } from '@folio/mongo';
-import type { DiscountRecord, GrantRecord, OfferRecord, OrderRecord, PriceRecord, SubscriptionRecord, WebSessionRecord } from '../domain/store.js';
+import type { DiscountRecord, GrantRecord, OfferRecord, OrderRecord, PriceRecord, SubscriptionRecord, WebSessionRecord } from '../domain/repositories.js';
 
-// The records are the domain's (domain/store.ts), stored as they are: a
+// The records are the domain's (domain/repositories.ts), stored as they are: a
 // document is a record with the same field names.
 export type DiscountDoc = DiscountRecord;
 export type PriceDoc = PriceRecord;

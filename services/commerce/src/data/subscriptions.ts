@@ -1,6 +1,6 @@
 // Subscription plans of users: a plan covers every issue of its tenant or a list of them.
 import type { Model } from 'mongoose';
-import type { Owner, SubscriptionRepository } from '../domain/store.js';
+import type { Owner, SubscriptionRepository } from '../domain/repositories.js';
 import { mergeById, ownedBy, ownerKeys } from './owner.js';
 import type { SubscriptionDoc } from './schemas.js';
 

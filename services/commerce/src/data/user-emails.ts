@@ -1,7 +1,7 @@
 // user id -> e-mail, as identity knows it. identity never changes a user's
 // e-mail nor reuses an id, so an entry stays true until the account is deleted.
 import type { Model } from 'mongoose';
-import type { UserEmailRepository } from '../domain/store.js';
+import type { UserEmailRepository } from '../domain/repositories.js';
 import type { UserEmailDoc } from './schemas.js';
 import { isDuplicateKey } from './errors.js';
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { deleteExpired, insertBatcherOf, type InsertBatcher } from '@folio/mongo';
 import type { Model } from 'mongoose';
-import { hashSessionId, type WebSessionRecord, type WebSessionRepository } from '../domain/store.js';
+import { hashSessionId, type WebSessionRecord, type WebSessionRepository } from '../domain/repositories.js';
 import type { WebSessionDoc } from './schemas.js';
 
 export class MongoWebSessionRepository implements WebSessionRepository {

@@ -14,7 +14,7 @@ import {
 } from './access.js';
 import type { Owners } from './owners.js';
 import type { Clock, TenantInfo, Tenants } from './ports.js';
-import type { CommerceStore, GrantRecord, OfferRecord, SubscriptionRecord } from './store.js';
+import type { CommerceStore, GrantRecord, OfferRecord, SubscriptionRecord } from './repositories.js';
 
 export interface IssueAccess {
   issueId: number;

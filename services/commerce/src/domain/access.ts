@@ -22,7 +22,7 @@
 // An offer off sale (a draft or withdrawn issue) changes only what can be
 // bought and listed: access above never looks at it.
 import type { TenantInfo } from './ports.js';
-import { isOnSale, type GrantRecord, type OfferRecord, type SubscriptionRecord } from './store.js';
+import { isOnSale, type GrantRecord, type OfferRecord, type SubscriptionRecord } from './repositories.js';
 
 export type AccessReason = 'free' | 'purchased' | 'subscription';
 

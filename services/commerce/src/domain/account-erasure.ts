@@ -8,7 +8,7 @@ import type { Logger } from '@folio/logger';
 import { ACCESS_CHANGED, type AccessChangedPayload } from '@folio/messaging';
 import { derivedEventId } from './event-ids.js';
 import type { Clock, EventSink } from './ports.js';
-import type { CommerceStore } from './store.js';
+import type { CommerceStore } from './repositories.js';
 
 export class AccountEraser {
   constructor(

@@ -1,5 +1,5 @@
 // The web checkout: the page of a web session's cart (held in the session,
-// domain/store.ts), and its payment.
+// domain/repositories.ts), and its payment.
 //
 // Paying is safe to repeat. The cart's checkout id is the idempotency key of
 // everything a payment does:
@@ -22,7 +22,7 @@ import { fromMinor, toMinor } from './money.js';
 import type { DeclineKey, PaymentField, PaymentFieldErrorKey, PaymentProvider } from './payments.js';
 import type { Clock, EventSink, IssueNames, TenantInfo, Tenants } from './ports.js';
 import { returnUrl } from './purchase.js';
-import type { CartRecord, CommerceStore, OrderRecord, WebSessionRecord } from './store.js';
+import type { CartRecord, CommerceStore, OrderRecord, WebSessionRecord } from './repositories.js';
 import { toIso } from './time.js';
 
 export const PURCHASE_COMPLETED = 'purchase.completed';

@@ -2,7 +2,7 @@
 // seeded (dataset) records are keyed by. identity is asked once per user;
 // the answer is kept in commerce's database (e-mails never change there).
 import type { Clock, Users } from './ports.js';
-import type { CommerceStore, Owner } from './store.js';
+import type { CommerceStore, Owner } from './repositories.js';
 
 export class Owners {
   constructor(

@@ -11,7 +11,7 @@ import { invalidArgument, notFound } from '@folio/errors';
 import { ACCESS_CHANGED, type AccessChangedPayload } from '@folio/messaging';
 import { minorDigits } from './money.js';
 import type { Clock, EventSink, Tenants } from './ports.js';
-import type { CommerceStore, GrantRecord, Licensing, OfferRecord, PriceRecord, Sale } from './store.js';
+import type { CommerceStore, GrantRecord, Licensing, OfferRecord, PriceRecord, Sale } from './repositories.js';
 
 /** How an issue is sold, in the publisher's words. */
 export type SaleMode = 'individual' | 'subscription' | 'pay_per_use';

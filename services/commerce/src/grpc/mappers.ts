@@ -4,7 +4,7 @@ import type { AccessReason, PriceView } from '../domain/access.js';
 import type { IssueAccess } from '../domain/access-queries.js';
 import type { CheckoutLine, CheckoutPage } from '../domain/checkout.js';
 import { saleModeOf, type PriceInput, type SaleMode } from '../domain/publishing.js';
-import { isOnSale, type GrantRecord, type OfferRecord } from '../domain/store.js';
+import { isOnSale, type GrantRecord, type OfferRecord } from '../domain/repositories.js';
 import { toIso, toSpecDateTime } from '../domain/time.js';
 
 export function toReason(reason: AccessReason | null): commerce.AccessReason {
