@@ -5,7 +5,8 @@
 // (events/cache-invalidation.ts); NOTES_CACHE_TTL_MS bounds what a lost event
 // can cost. Writes, uuid lookups and erasure go to the store as before.
 import { ReferenceCache } from '@folio/messaging';
-import type { Note, NoteChange, NoteRepository, NoteScope } from '../domain/note.js';
+import type { Note, NoteChange, NoteScope } from '../domain/note.js';
+import type { NoteRepository } from '../domain/repositories.js';
 
 /** What a write outdates: one scope, or (erasure) every scope of a user. This replica drops that; the others drop all of the user's lists. */
 export interface NotesChange {

@@ -1,6 +1,6 @@
 // The notes database behind one object: models registered, indexes built.
 import { ensureIndexes, type Connection } from '@folio/mongo';
-import type { NoteRepository } from '../domain/note.js';
+import type { NoteRepository } from '../domain/repositories.js';
 import { CachedNoteRepository } from './cached-notes.js';
 import { MongoNoteRepository } from './notes.js';
 import { notesModels } from './schemas.js';

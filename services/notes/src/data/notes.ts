@@ -3,7 +3,8 @@
 // cannot forget the tenant.
 import { insertBatcherOf, isDuplicateKeyError, nextSequence, type Connection, type InsertBatcher } from '@folio/mongo';
 import type { Model } from 'mongoose';
-import type { EpubLocation, Note, NoteChange, NoteRepository, NoteScope } from '../domain/note.js';
+import type { EpubLocation, Note, NoteChange, NoteScope } from '../domain/note.js';
+import type { NoteRepository } from '../domain/repositories.js';
 import type { NoteDoc } from './schemas.js';
 
 type ScopeFilter = Pick<NoteDoc, 'tenant_id' | 'user_id' | 'issue_id'>;

@@ -1,7 +1,7 @@
 // account.deleted: the user's notes go, in every tenant and issue. Deleting
 // is idempotent, so a redelivered event is harmless.
 import type { Logger } from '@folio/logger';
-import type { NoteRepository } from './note.js';
+import type { NoteRepository } from './repositories.js';
 
 export class AccountEraser {
   constructor(

@@ -5,7 +5,8 @@
 import { invalidArgument } from '@folio/errors';
 import type { Logger } from '@folio/logger';
 import { noteNotFound, notYourNote } from './errors.js';
-import type { Note, NoteRepository, NoteScope } from './note.js';
+import type { Note, NoteScope } from './note.js';
+import type { NoteRepository } from './repositories.js';
 import { validateChange, validateDraft, type NoteDraft } from './rules.js';
 
 export interface Clock {
