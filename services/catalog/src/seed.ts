@@ -11,7 +11,7 @@ import { loadCatalogConfig } from './config.js';
 import { openCatalogStore } from './data/index.js';
 import type { CatalogSync } from './domain/catalog-sync.js';
 import { CatalogIngest, type IngestSummary } from './domain/ingest.js';
-import type { CollectionInput, IssueInput } from './domain/storage.js';
+import type { CollectionInput, IssueInput } from './domain/repositories.js';
 
 export interface DatasetIssue {
   id: number;

@@ -10,7 +10,7 @@ import { CatalogSync } from '../domain/catalog-sync.js';
 import { CatalogView } from '../domain/catalog-view.js';
 import { CatalogSnapshots } from '../domain/snapshot.js';
 import { SnapshotRefresh } from '../domain/snapshot-refresh.js';
-import type { IssueInput, StoredIssue } from '../domain/storage.js';
+import type { IssueInput, StoredIssue } from '../domain/repositories.js';
 import { CHANGE_BUCKET_MS } from './change-buckets.js';
 import { openCatalogStore, type CatalogStore } from './index.js';
 import { SnapshotRepository } from './snapshots.js';

@@ -1,6 +1,6 @@
 // Collections (taxonomy shelves) of each tenant, in library order.
 import type { Model } from 'mongoose';
-import type { CollectionInput, CollectionStore, UpsertResult } from '../domain/storage.js';
+import type { CollectionInput, CollectionStore, UpsertResult } from '../domain/repositories.js';
 import { changeBucket, findChanged } from './change-buckets.js';
 import type { CollectionDoc } from './schemas.js';
 

@@ -5,7 +5,7 @@
 import type { ReferenceCache } from '@folio/messaging';
 import { isDuplicateKeyError } from '@folio/mongo';
 import type { Model } from 'mongoose';
-import type { FavoriteKey, FavoriteStore } from '../domain/storage.js';
+import type { FavoriteKey, FavoriteStore } from '../domain/repositories.js';
 import type { FavoriteDoc } from './schemas.js';
 
 const favoriteId = (key: FavoriteKey) => `${key.tenant_id}:${key.user_id}:${key.issue_id}`;

@@ -1,6 +1,6 @@
 // The catalog database behind one object: models registered, indexes built,
 // a repository per aggregate, each implementing the interface the domain
-// declares for it (domain/storage.ts).
+// declares for it (domain/repositories.ts).
 import { ensureIndexes, type Connection } from '@folio/mongo';
 import { CollectionRepository } from './collections.js';
 import { FavoriteRepository, type FavoriteCache } from './favorites.js';

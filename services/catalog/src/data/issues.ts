@@ -2,7 +2,7 @@
 // (and only bump `updated_at` of) issues whose content changed, so a re-seed
 // is a no-op and other replicas' catch-up reads only real changes.
 import type { FilterQuery, Model } from 'mongoose';
-import type { IssueInput, IssueState, IssueStore, StoredIssue, UpsertResult } from '../domain/storage.js';
+import type { IssueInput, IssueState, IssueStore, StoredIssue, UpsertResult } from '../domain/repositories.js';
 import { changeBucket, findChanged } from './change-buckets.js';
 import type { CounterDoc, IssueDoc } from './schemas.js';
 

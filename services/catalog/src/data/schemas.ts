@@ -1,10 +1,10 @@
 // The catalog database: one mongoose schema per collection, with the indexes
 // its query paths need. The issue and collection documents are the domain's
-// stored shapes (domain/storage.ts) field for field, plus the change bucket.
+// stored shapes (domain/repositories.ts) field for field, plus the change bucket.
 // Repositories return plain objects; nothing outside data/ sees mongoose.
 import { Schema, type Connection, type Model } from 'mongoose';
 import { modelOn } from '@folio/mongo';
-import type { StoredCollection, StoredIssue } from '../domain/storage.js';
+import type { StoredCollection, StoredIssue } from '../domain/repositories.js';
 
 /** An issue as stored: the domain's StoredIssue plus what only the catch-up queries use. */
 export interface IssueDoc extends StoredIssue {

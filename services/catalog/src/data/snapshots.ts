@@ -11,7 +11,7 @@
 // replica that read the old head a moment ago can still read its chunks).
 import mongoose from 'mongoose';
 import { claimOnce, type Connection } from '@folio/mongo';
-import type { SnapshotHead, SnapshotStore } from '../domain/storage.js';
+import type { SnapshotHead, SnapshotStore } from '../domain/repositories.js';
 
 type Binary = mongoose.mongo.Binary;
 const { Binary } = mongoose.mongo;

@@ -29,9 +29,9 @@ import type { Logger } from '@folio/logger';
 import type { CatalogView, CollectionRecord, IssueRecord, IssueTags } from './catalog-view.js';
 import { SharedValues } from './shared-values.js';
 import type { ViewSnapshot } from './snapshot-codec.js';
-import { stateOf, type CollectionStore, type IssueStore, type StoredCollection, type StoredIssue } from './storage.js';
+import { stateOf, type CollectionStore, type IssueStore, type StoredCollection, type StoredIssue } from './repositories.js';
 
-/** What the sync reads: the whole catalog at start, then what changed (storage.ts). */
+/** What the sync reads: the whole catalog at start, then what changed (repositories.ts). */
 export interface CatalogSource {
   issues: Pick<IssueStore, 'all' | 'changedSince'>;
   collections: Pick<CollectionStore, 'all' | 'changedSince'>;

@@ -15,7 +15,7 @@
 // GC; 160 MB with every field in the heap, see docs/architecture.md).
 import { ViewIssue, type EncodedDetails, type IssueDetailsStore, type IssueKeyFields } from './issue-details.js';
 import { SearchIndex, type IndexSnapshot, type RecencyOrder, type Searchable } from './search-index.js';
-import type { StoredAccessibility } from './storage.js';
+import type { StoredAccessibility } from './repositories.js';
 
 /** Never changed in place. */
 export interface IssueTags {

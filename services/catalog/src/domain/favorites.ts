@@ -5,7 +5,7 @@
 // when a concurrent toggle changed the state in between.
 import { notFound } from '@folio/errors';
 import type { CatalogView } from './catalog-view.js';
-import type { FavoriteKey, FavoriteStore, IssueStore } from './storage.js';
+import type { FavoriteKey, FavoriteStore, IssueStore } from './repositories.js';
 
 const TOGGLE_ATTEMPTS = 10;
 

@@ -4,7 +4,7 @@
 // catch up by updated_at, at once when they hear the announcement (see
 // `announce`), else at their next periodic catch-up.
 import type { CatalogSync } from './catalog-sync.js';
-import type { CollectionInput, CollectionStore, IssueInput, IssueStore, PublisherIssueStore, StoredIssue } from './storage.js';
+import type { CollectionInput, CollectionStore, IssueInput, IssueStore, PublisherIssueStore, StoredIssue } from './repositories.js';
 
 /** Tells the other replicas (and the gateway's response cache) that issues of a tenant changed. */
 export type AnnounceIssues = (tenantId: number, issueIds: number[]) => void;

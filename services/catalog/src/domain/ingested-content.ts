@@ -6,7 +6,7 @@
 // same event twice (a redelivery, a re-run ingest) changes nothing more.
 import type { Logger } from '@folio/logger';
 import { inputOf, isbn13Of, languageTag, type Publishing } from './publishing.js';
-import type { StoredAccessibility } from './storage.js';
+import type { StoredAccessibility } from './repositories.js';
 
 /** A file reader ingested for an issue, in domain terms. */
 export interface IngestedFile {

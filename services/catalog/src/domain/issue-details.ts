@@ -12,7 +12,7 @@
 // decodes its issues once each: a read of ~300 bytes and a JSON.parse, a few
 // microseconds.
 import type { IssueRecord, IssueTags } from './catalog-view.js';
-import type { StoredAccessibility } from './storage.js';
+import type { StoredAccessibility } from './repositories.js';
 
 /** The fields of an issue that are only read to present it or to index its text. */
 export type IssueDetails = Pick<

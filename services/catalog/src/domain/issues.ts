@@ -4,7 +4,7 @@
 import { notFound } from '@folio/errors';
 import type { CatalogView, IssueRecord } from './catalog-view.js';
 import { toIssueRecord } from './catalog-sync.js';
-import type { IssueStore } from './storage.js';
+import type { IssueStore } from './repositories.js';
 
 export const MAX_BATCH = 500;
 

@@ -28,7 +28,7 @@ import { DomainError, failedPrecondition, invalidArgument, notFound } from '@fol
 import type { CatalogView } from './catalog-view.js';
 import type { CatalogIngest } from './ingest.js';
 import { pageParam, perPageParam } from './paging.js';
-import { stateOf, type IssueInput, type IssueState, type PublisherIssueStore, type StoredIssue } from './storage.js';
+import { stateOf, type IssueInput, type IssueState, type PublisherIssueStore, type StoredIssue } from './repositories.js';
 
 export const PUBLISHER_TYPES = ['epub', 'pdf', 'audio'] as const;
 export const PUBLISHER_DEFAULT_PER_PAGE = 20;

@@ -5,7 +5,7 @@ import { CatalogView, type IssueRecord } from './catalog-view.js';
 import { decodeSnapshot, encodeSnapshot, UnusableSnapshotError } from './snapshot-codec.js';
 import { TopHits } from './search-index.js';
 import { queryTerms } from './text.js';
-import type { StoredIssue } from './storage.js';
+import type { StoredIssue } from './repositories.js';
 
 const WORDS = ['Crónicas', 'río', 'café', 'Straße', 'atlas', 'Keeper’s', 'lighthouse', 'caffè', 'Dvořák', 'de', 'la', 'the', 'winter', 'Conceição'];
 

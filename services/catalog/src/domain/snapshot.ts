@@ -22,7 +22,7 @@ import type { Logger } from '@folio/logger';
 import type { CatalogSync } from './catalog-sync.js';
 import type { CatalogView } from './catalog-view.js';
 import { decodeSnapshot, encodeSnapshot, SNAPSHOT_FINGERPRINT, SNAPSHOT_FORMAT, UnusableSnapshotError } from './snapshot-codec.js';
-import type { SnapshotHead, SnapshotStore } from './storage.js';
+import type { SnapshotHead, SnapshotStore } from './repositories.js';
 
 export type ViewLoad =
   | { source: 'snapshot'; snapshotId: string; issues: number; caughtUp: number; ms: number; restoreMs: number }

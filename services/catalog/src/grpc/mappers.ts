@@ -4,7 +4,7 @@ import type { IssueRecord } from '../domain/catalog-view.js';
 import type { CursorMetaView } from '../domain/my-content.js';
 import { fillTemplate, type ListedIssue, type PageMetaView, type SectionKind, type SectionView } from '../domain/listing.js';
 import type { Scope } from '../domain/storefront.js';
-import { stateOf, type IssueState, type StoredAccessibility, type StoredIssue } from '../domain/storage.js';
+import { stateOf, type IssueState, type StoredAccessibility, type StoredIssue } from '../domain/repositories.js';
 import type { IssueFieldsInput } from '../domain/publishing.js';
 import { filterKeys, formatDateTime, langOf, sectionTitle, statusLabel, type DeprecatedRequestFields } from './deprecated-fields.js';
 
