@@ -32,10 +32,10 @@ import { IngestedContent } from './domain/ingested-content.js';
 import { Publishing } from './domain/publishing.js';
 import { catalogHandlers } from './grpc/handlers.js';
 import { Presenter } from './grpc/mappers.js';
-import { CachedAccess } from './upstreams/cached-access.js';
-import { CommerceAccess } from './upstreams/commerce.js';
-import { ReaderPositions } from './upstreams/reader.js';
-import { IdentityTenants } from './upstreams/tenants.js';
+import { CachedAccess } from './peers/cached-access.js';
+import { CommerceAccess } from './peers/commerce.js';
+import { ReaderPositions } from './peers/reader.js';
+import { IdentityTenants } from './peers/tenants.js';
 import { processIdleCollector } from './runtime/idle-collector.js';
 
 export const SERVICE_NAME = 'svc.catalog.v1.CatalogService';

@@ -1,5 +1,5 @@
 // What the catalog's use cases need from other services, as plain
-// interfaces; the adapters in upstreams/ speak gRPC to identity, commerce
+// interfaces; the adapters in peers/ speak gRPC to identity, commerce
 // and reader.
 
 export type AccessReason = 'free' | 'purchased' | 'subscription';
