@@ -75,7 +75,7 @@ export async function seedReader(
     const sourceHash = createHash('sha256')
       .update(JSON.stringify({ v: BUILD_VERSION, issue: { ...issue, description: issue.description ?? '' }, coverColors }))
       .digest('hex');
-    const existing = await store.manifests.find(issue.tenant_id, issue.id);
+    const existing = await store.manifests.find({ tenantId: issue.tenant_id, issueId: issue.id });
     if (existing && existing.source_hash === sourceHash && (await filesPresent(deps.storage, existing))) {
       summary.unchanged += 1;
       print(`reader: ${label}: unchanged`);

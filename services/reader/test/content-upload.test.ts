@@ -238,7 +238,7 @@ describe('publishing: streamed upload and ingest jobs', () => {
       const firstDone = await until(() => world.jobs.find(1, first._id), ended);
       expect(firstDone, JSON.stringify(firstDone)).toMatchObject({ state: 'ready', progress: 100, attempts: 1 });
       const v1 = versionOf(first.content_hash);
-      expect(await world.store.manifests.find(1, 9103)).toMatchObject({
+      expect(await world.store.manifests.find({ tenantId: 1, issueId: 9103 })).toMatchObject({
         content_version: v1,
         source_hash: first.content_hash,
         epub: { file_key: `1/9103/v/${v1}/book.epub` },
@@ -253,7 +253,7 @@ describe('publishing: streamed upload and ingest jobs', () => {
 
       const v2 = versionOf(second.content_hash);
       const v3 = versionOf(third.content_hash);
-      expect((await world.store.manifests.find(1, 9103))?.content_version).toBe(v3);
+      expect((await world.store.manifests.find({ tenantId: 1, issueId: 9103 }))?.content_version).toBe(v3);
       // The previous version stays for the sessions that hold its keys; the one before it is gone.
       expect((await readdir(join(storageDir, '1/9103/v'))).sort()).toEqual([v2, v3].sort());
       expect((await world.uploads.status(1, 9103)).liveContentHash).toBeNull();
@@ -291,7 +291,7 @@ describe('publishing: streamed upload and ingest jobs', () => {
       const superseded = await world.jobs.find(1, older._id);
       // The older one may have run first (it was taken before the newer was uploaded); if it had not, it never runs.
       expect(superseded?.state === 'ready' || superseded?.error === 'A newer file was uploaded for this issue before this one was processed.').toBe(true);
-      expect((await world.store.manifests.find(1, 9108))?.source_hash).toBe(newer.content_hash);
+      expect((await world.store.manifests.find({ tenantId: 1, issueId: 9108 }))?.source_hash).toBe(newer.content_hash);
     } finally {
       await world.stop();
     }
@@ -303,7 +303,7 @@ describe('publishing: streamed upload and ingest jobs', () => {
       const { job } = await world.uploads.upload(header(9107, { issueType: 'audio', mediaType: 'application/zip' }), chunksOf(tracksZip));
       const done = await until(() => world.jobs.find(1, job._id), ended);
       expect(done, JSON.stringify(done)).toMatchObject({ state: 'ready' });
-      const manifest = await world.store.manifests.find(1, 9107);
+      const manifest = await world.store.manifests.find({ tenantId: 1, issueId: 9107 });
       expect(manifest?.audio?.tracks.map((track) => track.title)).toEqual(['harbour', 'lighthouse']);
       expect(manifest?.audio?.tracks[0]?.key).toMatch(new RegExp(`^1/9107/v/${versionOf(job.content_hash)}/tracks/01\\.mp3$`));
     } finally {
@@ -322,7 +322,7 @@ describe('publishing: streamed upload and ingest jobs', () => {
       const done = await until(() => world.jobs.find(1, job._id), ended, 120_000);
       expect(done, JSON.stringify(done)).toMatchObject({ state: 'failed', attempts: 1 });
       expect(done?.error).toMatch(/more memory than the 96 MB allowed/);
-      expect(await world.store.manifests.find(1, 9104)).toBeNull();
+      expect(await world.store.manifests.find({ tenantId: 1, issueId: 9104 })).toBeNull();
       expect(await world.storage.list('1/9104/v')).toEqual([]);
       expect(await world.storage.list('1/9104/uploads')).toEqual([]);
     } finally {

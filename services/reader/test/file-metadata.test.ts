@@ -239,7 +239,7 @@ describe('EPUB metadata', () => {
     // EPUBCheck ran: pandoc's package passes, with nothing fatal.
     expect(Array.isArray(report.findings)).toBe(true);
     expect(report.findings.filter((finding) => finding.severity === 'fatal' || finding.code.startsWith('FOLIO-EPUBCHECK'))).toEqual([]);
-    expect((await manifests.find(9, issueId))?.metadata).toEqual(report.metadata);
+    expect((await manifests.find({ tenantId: 9, issueId }))?.metadata).toEqual(report.metadata);
     // The book's own cover is the issue's: the image inside the cover, a PNG rendered at 200 px inside the thumbnail.
     const cover = (await deps.storage.get(report.manifest.cover_key))!.toString('utf8');
     expect(cover).toContain(`data:image/png;base64,${(await readFile(file('cover.png'))).toString('base64')}`);

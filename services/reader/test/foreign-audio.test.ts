@@ -147,7 +147,7 @@ describe('audio from ffmpeg', () => {
       { title: 'Capítulo dos', start: 1.5 },
     ]);
     expect(manifest.audio!.tracks[1]).not.toHaveProperty('chapters');
-    expect((await store.manifests.find(9, 9101))?.audio?.tracks[0]?.chapters).toHaveLength(2);
+    expect((await store.manifests.find({ tenantId: 9, issueId: 9101 }))?.audio?.tracks[0]?.chapters).toHaveLength(2);
   });
 
   it('when a file is not audio (a WAV, a text), then ingest says which formats it reads', async () => {

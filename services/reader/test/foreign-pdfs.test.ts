@@ -119,7 +119,7 @@ describe('PDFs from groff and qpdf', () => {
     expect((await exec('pdfinfo', [file])).stdout).toMatch(/^Title:\s*\nSubject:/m);
     const { manifest } = await ingestAndRead(file);
     expect(manifest.title).toBe('blank-info.pdf');
-    expect((await deps.manifests.find(9, nextIssue - 1))?.title).toBe('blank-info.pdf');
+    expect((await deps.manifests.find({ tenantId: 9, issueId: nextIssue - 1 }))?.title).toBe('blank-info.pdf');
     expect(infoFields('Title:           \nSubject:        \nAuthor:   Ana\nPage size: 3 x 4 pts')).toEqual(
       new Map([
         ['Title', ''],

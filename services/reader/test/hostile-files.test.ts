@@ -105,7 +105,7 @@ describe('EPUB ingest of hostile and broken files', () => {
     expect(failure).toBeInstanceOf(InvalidContentError);
     expect((failure as Error).message).toMatch(reason);
     expect(await storedKeys()).toEqual([]);
-    expect(await deps.manifests.find(7, 7100)).toBeNull();
+    expect(await deps.manifests.find({ tenantId: 7, issueId: 7100 })).toBeNull();
   });
 
   it('when a good EPUB is ingested, then it reads as before, epub2 reads it, and everything stored is under the issue', async () => {

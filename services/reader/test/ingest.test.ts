@@ -110,7 +110,7 @@ describe('EPUB ingest', () => {
     const file = join(directory, 'bogus.epub');
     await writeFile(file, 'not a zip');
     await expect(ingestIssue(deps, { tenantId: 7, issueId: 7001, type: 'epub', files: [file] })).rejects.toBeInstanceOf(InvalidContentError);
-    expect((await store.manifests.find(7, 7001))?.type).toBe('epub');
+    expect((await store.manifests.find({ tenantId: 7, issueId: 7001 }))?.type).toBe('epub');
   });
 });
 
@@ -200,7 +200,7 @@ describe('ingest CLI', () => {
       env: { ...process.env, MONGO_URL: mongo.url, READER_STORAGE_DIR: join(directory, 'store'), PDF_PAGE_WIDTH: '200', LOG_LEVEL: 'silent' },
     });
     expect(stdout).toContain('ingested pdf "CLI issue" as tenant 7 issue 7004: 1 pages');
-    expect((await store.manifests.find(7, 7004))?.pdf?.pages[0]?.width).toBe(200);
+    expect((await store.manifests.find({ tenantId: 7, issueId: 7004 }))?.pdf?.pages[0]?.width).toBe(200);
     await expect(run(process.execPath, [cli, file, '--tenant', 'x'])).rejects.toMatchObject({ stderr: expect.stringContaining('usage:') });
   });
 });

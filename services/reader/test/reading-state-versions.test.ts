@@ -63,7 +63,7 @@ describe("a user's positions and settings cached on two replicas", () => {
   });
 
   const position = (userId: number, issueId: number, readAt: Date): PositionDoc => ({
-    _id: positionIdOf(userId, 1, issueId),
+    _id: positionIdOf({ userId, tenantId: 1, issueId }),
     user_id: userId,
     tenant_id: 1,
     issue_id: issueId,
@@ -77,7 +77,8 @@ describe("a user's positions and settings cached on two replicas", () => {
     pdf: { layout: null },
     updated_at: new Date(),
   });
-  const shelf = async (store: MongoReaderStore, userId: number) => (await store.positions.recent(userId, [1], 0, 10)).positions.map((saved) => saved.issue_id);
+  const shelf = async (store: MongoReaderStore, userId: number) =>
+    (await store.positions.recent({ userId, tenantIds: [1] }, 0, 10)).positions.map((saved) => saved.issue_id);
 
   it('when a position is saved through one replica, then the other answers it on its very next read', async () => {
     const userId = 101;
@@ -87,13 +88,13 @@ describe("a user's positions and settings cached on two replicas", () => {
     await first.positions.saveIfNewer(position(userId, 1001, new Date('2026-12-01T10:00:00Z')));
 
     expect(await shelf(second, userId)).toEqual([1001]);
-    expect((await second.positions.find(userId, 1, 1001))?.read_at).toEqual(new Date('2026-12-01T10:00:00Z'));
+    expect((await second.positions.find({ userId, tenantId: 1, issueId: 1001 }))?.read_at).toEqual(new Date('2026-12-01T10:00:00Z'));
 
     await second.positions.saveIfNewer(position(userId, 1001, new Date('2026-12-01T11:00:00Z')));
     await second.positions.save(position(userId, 1003, new Date('2026-12-01T12:00:00Z')));
 
     expect(await shelf(first, userId)).toEqual([1003, 1001]);
-    expect((await first.positions.find(userId, 1, 1001))?.read_at).toEqual(new Date('2026-12-01T11:00:00Z'));
+    expect((await first.positions.find({ userId, tenantId: 1, issueId: 1001 }))?.read_at).toEqual(new Date('2026-12-01T11:00:00Z'));
 
     await first.positions.deleteAllOf(userId);
 

@@ -3,12 +3,15 @@
 // read of a manifest names the tenant; covers are looked up by issue id.
 import type { ReferenceCache } from '@folio/messaging';
 import type { Model } from 'mongoose';
-import type { ManifestRepository } from '../domain/repositories.js';
+import type { IssueKey, ManifestRepository } from '../domain/repositories.js';
 import { readThroughCache } from './read-through-cache.js';
 import type { ManifestDoc, StructureDoc } from './schemas.js';
 import { upsertById } from './upsert-by-id.js';
 
 type ManifestSummary = Omit<ManifestDoc, 'epub' | 'pdf' | 'audio'>;
+
+/** A manifest's id and the fields it is read by, from the whole key: a read cannot leave out the tenant. */
+const issueFilter = (issue: IssueKey) => ({ _id: `${issue.tenantId}:${issue.issueId}`, tenant_id: issue.tenantId, issue_id: issue.issueId });
 
 /**
  * Manifests change only when content is ingested, which is rare and usually
@@ -32,8 +35,8 @@ export class MongoManifestRepository implements ManifestRepository {
   ) {}
 
   /** The whole manifest, structure included. */
-  async find(tenantId: number, issueId: number): Promise<ManifestDoc | null> {
-    const summary = await this.findSummary(tenantId, issueId);
+  async find(issue: IssueKey): Promise<ManifestDoc | null> {
+    const summary = await this.findSummary(issue);
     if (!summary) return null;
     const loadStructure = () => this.structures.findOne({ _id: summary._id }).lean<StructureDoc>().exec();
     const structure = await readThroughCache(this.cache?.structures, summary._id, loadStructure);
@@ -41,15 +44,13 @@ export class MongoManifestRepository implements ManifestRepository {
   }
 
   /** The manifest without its structure (`epub`, `pdf`, `audio` null): type, keys, text index. */
-  async findSummary(tenantId: number, issueId: number): Promise<ManifestDoc | null> {
-    const id = `${tenantId}:${issueId}`;
-    const summary = await readThroughCache(this.cache?.summaries, id, () =>
-      this.model.findOne({ _id: id, tenant_id: tenantId, issue_id: issueId }).lean<ManifestSummary>().exec(),
-    );
+  async findSummary(issue: IssueKey): Promise<ManifestDoc | null> {
+    const filter = issueFilter(issue);
+    const summary = await readThroughCache(this.cache?.summaries, filter._id, () => this.model.findOne(filter).lean<ManifestSummary>().exec());
     return summary ? { ...summary, epub: null, pdf: null, audio: null } : null;
   }
 
-  /** Cover lookups by issue id alone (the catalog's cover URL template has no tenant). */
+  /** By issue id alone: issue ids are unique across tenants, and the catalog's cover URL template has no tenant. */
   async coverKeyOf(issueId: number): Promise<string | null> {
     const load = async () => {
       const found = await this.model.findOne({ issue_id: issueId }, { cover_key: 1 }).lean<Pick<ManifestDoc, 'cover_key'>>().exec();

@@ -4,7 +4,7 @@
 import { isDuplicateKeyError, replaceBatcherOf, type ReplaceBatcher } from '@folio/mongo';
 import type { ReferenceCache } from '@folio/messaging';
 import type { Model } from 'mongoose';
-import { positionIdOf, type PositionRepository } from '../domain/repositories.js';
+import { positionIdOf, type PositionKey, type PositionRepository, type UserInTenants } from '../domain/repositories.js';
 import type { PositionDoc } from './schemas.js';
 import { upsertById } from './upsert-by-id.js';
 import { writeUserState, type AtVersion } from './user-state.js';
@@ -44,11 +44,11 @@ export class MongoPositionRepository implements PositionRepository {
     this.upserts = replaceBatcherOf(model);
   }
 
-  async find(userId: number, tenantId: number, issueId: number): Promise<PositionDoc | null> {
-    const id = positionIdOf(userId, tenantId, issueId);
-    const all = await this.cachedAllOf(userId);
+  async find(key: PositionKey): Promise<PositionDoc | null> {
+    const id = positionIdOf(key);
+    const all = await this.cachedAllOf(key.userId);
     if (all) return all.find((position) => position._id === id) ?? null;
-    return this.model.findOne({ _id: id }).lean<PositionDoc>().exec();
+    return this.model.findOne({ _id: id, tenant_id: key.tenantId }).lean<PositionDoc>().exec();
   }
 
   /** Last write wins: one document per (user, tenant, issue). */
@@ -63,7 +63,7 @@ export class MongoPositionRepository implements PositionRepository {
    * when the write was refused.
    */
   async saveIfNewer(position: PositionDoc, onlyOver?: Date): Promise<boolean> {
-    const filter = { _id: position._id, read_at: onlyOver ?? { $lte: position.read_at } };
+    const filter = { _id: position._id, tenant_id: position.tenant_id, read_at: onlyOver ?? { $lte: position.read_at } };
     return writeUserState(this.cache, position.user_id, () => this.writeIfNewer(filter, position, onlyOver));
   }
 
@@ -83,7 +83,7 @@ export class MongoPositionRepository implements PositionRepository {
   }
 
   /** Positions in the tenants, most recently read first. */
-  async recent(userId: number, tenantIds: number[], skip: number, limit: number): Promise<{ positions: PositionDoc[]; total: number }> {
+  async recent({ userId, tenantIds }: UserInTenants, skip: number, limit: number): Promise<{ positions: PositionDoc[]; total: number }> {
     const all = await this.cachedAllOf(userId);
     if (all) {
       const tenants = new Set(tenantIds);

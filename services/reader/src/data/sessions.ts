@@ -4,7 +4,7 @@
 import { deleteExpired, insertBatcherOf, type InsertBatcher, nextSequence, type Connection } from '@folio/mongo';
 import type { ReferenceCache } from '@folio/messaging';
 import type { Model } from 'mongoose';
-import type { SessionRepository } from '../domain/repositories.js';
+import type { PublicSessionKey, SessionRepository } from '../domain/repositories.js';
 import { readThroughCache } from './read-through-cache.js';
 import type { SessionDoc, SnapshotDoc, StoredSessionDoc } from './schemas.js';
 
@@ -115,9 +115,9 @@ export class MongoSessionRepository implements SessionRepository {
     return readThroughCache(this.cache?.entries, id, () => this.model.findOne({ _id: id }, WITHOUT_SNAPSHOT).lean<Omit<SessionDoc, 'snapshot'>>().exec());
   }
 
-  /** By the public id of the v1 session routes. */
-  async findByPublicId(publicId: string): Promise<Omit<SessionDoc, 'snapshot'> | null> {
-    return this.model.findOne({ public_id: publicId }, WITHOUT_SNAPSHOT).lean<Omit<SessionDoc, 'snapshot'>>().exec();
+  /** By the public id of the v1 session routes, within the tenant (the index on `public_id` still finds it). */
+  async findByPublicId(key: PublicSessionKey): Promise<Omit<SessionDoc, 'snapshot'> | null> {
+    return this.model.findOne({ public_id: key.publicId, tenant_id: key.tenantId }, WITHOUT_SNAPSHOT).lean<Omit<SessionDoc, 'snapshot'>>().exec();
   }
 
   async findWithSnapshot(id: number): Promise<SessionDoc | null> {

@@ -25,6 +25,7 @@
 import { invalidArgument } from '@folio/errors';
 import type { Logger } from '@folio/logger';
 import { storedLocation, type LastLocation, type ReadingPositions } from './positions.js';
+import type { IssueKey, PositionKey } from './repositories.js';
 
 /** One name of a document in protocol v2: an opaque type label and a digest. */
 export interface KosyncIdentifier {
@@ -166,8 +167,8 @@ export class KosyncProgress {
   constructor(
     private readonly deps: {
       kosync: KosyncStore;
-      manifests: { find(tenantId: number, issueId: number): Promise<IssueStructure | null> };
-      positions: { find(userId: number, tenantId: number, issueId: number): Promise<StoredPosition | null> };
+      manifests: { find(issue: IssueKey): Promise<IssueStructure | null> };
+      positions: { find(key: PositionKey): Promise<StoredPosition | null> };
       readingPositions: Pick<ReadingPositions, 'save'>;
       logger: Logger;
     },
@@ -230,7 +231,7 @@ export class KosyncProgress {
 
     const issueId = await this.deps.kosync.issueOf(input.tenantId, document.toLowerCase());
     if (issueId !== null) {
-      const manifest = await this.deps.manifests.find(input.tenantId, issueId);
+      const manifest = await this.deps.manifests.find({ tenantId: input.tenantId, issueId });
       const location = manifest ? locationOfProgress(manifest, input.progress, input.percentage) : null;
       if (location) {
         try {
@@ -276,10 +277,10 @@ export class KosyncProgress {
 
     const issueId = await this.deps.kosync.issueOf(input.tenantId, document.toLowerCase());
     if (issueId === null) return fromKoreader;
-    const position = await this.deps.positions.find(input.userId, input.tenantId, issueId);
+    const position = await this.deps.positions.find({ userId: input.userId, tenantId: input.tenantId, issueId });
     // Newest wins; on a tie KOReader's own record (its exact xpointer) is the better answer.
     if (!position || (record && new Date(position.read_at).getTime() <= record.timestamp.getTime())) return fromKoreader;
-    const manifest = await this.deps.manifests.find(input.tenantId, issueId);
+    const manifest = await this.deps.manifests.find({ tenantId: input.tenantId, issueId });
     const location = storedLocation(position.location);
     const mapped = manifest && location ? progressOfLocation(manifest, location) : null;
     if (!mapped) return fromKoreader;

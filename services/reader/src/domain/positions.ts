@@ -101,11 +101,11 @@ export class ReadingPositions {
     const access = await this.deps.peers.access(input.tenantId, input.userId, input.issueId);
     if (!access.canRead) throw permissionDenied('You do not have access to this issue.');
     const location = validateLocation(manifest, input.location);
-    const id = positionIdOf(input.userId, input.tenantId, input.issueId);
+    const id = positionIdOf(input);
     return this.writes.run(id, async () => {
       let onlyOver: Date | undefined;
       if (input.expected) {
-        const stored = await this.deps.positions.find(input.userId, input.tenantId, input.issueId);
+        const stored = await this.deps.positions.find(input);
         if (!stored || !(input.expected.any || input.expected.versions.includes(positionVersion(stored)))) return this.current(input);
         onlyOver = new Date(stored.read_at);
       }
@@ -126,7 +126,7 @@ export class ReadingPositions {
 
   /** The stored position of the user in the issue, with its version. */
   async current(input: { tenantId: number; userId: number; issueId: number }): Promise<PositionSaveResult> {
-    const stored = await this.deps.positions.find(input.userId, input.tenantId, input.issueId);
+    const stored = await this.deps.positions.find(input);
     return { location: stored ? storedLocation(stored.location) : null, version: stored ? positionVersion(stored) : null, saved: false };
   }
 
@@ -135,7 +135,7 @@ export class ReadingPositions {
     const page = input.page > 0 ? input.page : 1;
     const tenantIds = [...new Set(input.tenantIds)].filter((id) => Number.isInteger(id) && id > 0);
     if (tenantIds.length === 0) return { positions: [], total: 0 };
-    const { positions, total } = await this.deps.positions.recent(input.userId, tenantIds, (page - 1) * perPage, perPage);
+    const { positions, total } = await this.deps.positions.recent({ userId: input.userId, tenantIds }, (page - 1) * perPage, perPage);
     return {
       positions: positions.map((position) => ({ tenantId: position.tenant_id, issueId: position.issue_id, readAt: new Date(position.read_at).toISOString() })),
       total,

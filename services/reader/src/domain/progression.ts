@@ -223,7 +223,7 @@ export class OpdsProgressions {
     const manifest = await this.deps.sessions.readableManifest(input.tenantId, input.issueId);
     const access = await this.deps.peers.access(input.tenantId, input.userId, input.issueId);
     if (!access.canRead) throw permissionDenied('You do not have access to this issue.');
-    const position = await this.deps.positions.find(input.userId, input.tenantId, input.issueId);
+    const position = await this.deps.positions.find(input);
     return position ? this.render(manifest, position) : null;
   }
 
@@ -246,10 +246,10 @@ export class OpdsProgressions {
     const readAt = new Date(Math.min(sent.modified.getTime(), Date.now()));
     // Access and the location's rules are the API's (ReadingPositions.save).
     const result = await this.deps.readingPositions.save({ tenantId: input.tenantId, userId: input.userId, issueId: input.issueId, location, readAt });
-    const position = await this.deps.positions.find(input.userId, input.tenantId, input.issueId);
+    const position = await this.deps.positions.find(input);
     if (!result.saved) return { saved: false, progression: position ? await this.render(manifest, position) : null };
     const record: ProgressionRecord = {
-      _id: positionIdOf(input.userId, input.tenantId, input.issueId),
+      _id: positionIdOf(input),
       user_id: input.userId,
       tenant_id: input.tenantId,
       issue_id: input.issueId,

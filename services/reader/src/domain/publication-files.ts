@@ -6,6 +6,7 @@ import { extname } from 'node:path';
 import { failedPrecondition, invalidArgument, notFound, permissionDenied } from '@folio/errors';
 import type { MediaUrls } from '../media/signing.js';
 import type { Peers } from './ports.js';
+import type { IssueKey } from './repositories.js';
 
 /** What a download needs of an issue's manifest: its type and the storage keys of its files. */
 export interface DownloadableManifest {
@@ -37,14 +38,14 @@ const AUDIO_TYPES: Record<string, string> = {
 export class PublicationFiles {
   constructor(
     private readonly deps: {
-      manifests: { find(tenantId: number, issueId: number): Promise<DownloadableManifest | null> };
+      manifests: { find(issue: IssueKey): Promise<DownloadableManifest | null> };
       peers: Pick<Peers, 'access'>;
       urls: Pick<MediaUrls, 'signed'>;
     },
   ) {}
 
   async get(input: { tenantId: number; userId: number; issueId: number }): Promise<{ contentType: string; title: string; files: PublicationFileView[] }> {
-    const manifest = await this.deps.manifests.find(input.tenantId, input.issueId);
+    const manifest = await this.deps.manifests.find({ tenantId: input.tenantId, issueId: input.issueId });
     if (!manifest) throw notFound('Issue not found.');
     if (manifest.type === 'physical') throw failedPrecondition('This issue has no digital content to download.', 'NO_DIGITAL_CONTENT');
     const access = await this.deps.peers.access(input.tenantId, input.userId, input.issueId);
@@ -88,7 +89,7 @@ export class PublicationFiles {
   async audioDurations(input: { tenantId: number; issueIds: number[] }): Promise<{ issueId: number; seconds: number }[]> {
     const ids = [...new Set(input.issueIds)];
     if (ids.length > MAX_DURATIONS) throw invalidArgument(`At most ${MAX_DURATIONS} issues at once.`);
-    const manifests = await Promise.all(ids.map((issueId) => this.deps.manifests.find(input.tenantId, issueId)));
+    const manifests = await Promise.all(ids.map((issueId) => this.deps.manifests.find({ tenantId: input.tenantId, issueId })));
     return ids.flatMap((issueId, index) => {
       const tracks = manifests[index]?.audio?.tracks;
       if (!tracks?.length) return [];

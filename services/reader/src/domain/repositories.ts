@@ -164,37 +164,74 @@ export interface PositionRecord {
   read_at: Date;
 }
 
-/** The id of a user's position in an issue: one position per user and issue. */
-export function positionIdOf(userId: number, tenantId: number, issueId: number): string {
-  return `${userId}:${tenantId}:${issueId}`;
+/**
+ * An issue of a tenant: how tenant content (a manifest, its files and text
+ * index) is named. A manifest stores both, and is read by both.
+ */
+export interface IssueKey {
+  tenantId: number;
+  issueId: number;
 }
 
-/** Manifests of tenant content: every read names the tenant. */
+/** A user's position in an issue of a tenant: positions store all three. */
+export interface PositionKey extends IssueKey {
+  userId: number;
+}
+
+/** A user's positions within some tenants: a store's continue-reading shelf, with the stores it shows. */
+export interface UserInTenants {
+  userId: number;
+  tenantIds: number[];
+}
+
+/** A session by the public id of the v1 session routes, as a store asks for it: sessions store their tenant. */
+export interface PublicSessionKey {
+  tenantId: number;
+  publicId: string;
+}
+
+/** The id of a user's position in an issue: one position per user and issue. */
+export function positionIdOf(key: PositionKey): string {
+  return `${key.userId}:${key.tenantId}:${key.issueId}`;
+}
+
+/** Manifests of tenant content: every read names the tenant (IssueKey), but the cover's. */
 export interface ManifestRepository {
   /** The whole manifest, structure included. */
-  find(tenantId: number, issueId: number): Promise<ContentManifest | null>;
+  find(issue: IssueKey): Promise<ContentManifest | null>;
   /** The manifest without its structure (`epub`, `pdf`, `audio` null): type, keys, text index. */
-  findSummary(tenantId: number, issueId: number): Promise<ContentManifest | null>;
-  /** Cover lookups by issue id alone (the catalog's cover URL template has no tenant). */
+  findSummary(issue: IssueKey): Promise<ContentManifest | null>;
+  /**
+   * The one read by issue id alone: the catalog's cover URL template has no
+   * tenant, and issue ids are unique across tenants (the catalog allocates
+   * them), so the id names one manifest; a cover is public.
+   */
   coverKeyOf(issueId: number): Promise<string | null>;
   /** Ingest: replaces the issue's manifest. */
   save(manifest: ContentManifest): Promise<void>;
 }
 
+/**
+ * Sessions by their internal id, which is unique across tenants (one
+ * sequence) and reaches a caller only inside a reader-token or through a
+ * tenant's public id: the caller compares the stored tenant, user and issue
+ * with the token's. The public id, which a URL carries, is asked within the
+ * store's tenant.
+ */
 export interface SessionRepository {
   /** A fresh internal session id (sequential). */
   nextId(): Promise<number>;
   create(session: SessionRecord): Promise<void>;
   /** The session without its snapshot: what a reader-token check needs. */
   find(id: number): Promise<Omit<SessionRecord, 'snapshot'> | null>;
-  /** By the public id of the v1 session routes. */
-  findByPublicId(publicId: string): Promise<Omit<SessionRecord, 'snapshot'> | null>;
+  /** By the public id of the v1 session routes; a session of another tenant is not found. */
+  findByPublicId(key: PublicSessionKey): Promise<Omit<SessionRecord, 'snapshot'> | null>;
   findWithSnapshot(id: number): Promise<SessionRecord | null>;
   /** Deletes and returns the session; null when it was already gone. */
   delete(id: number): Promise<SessionRecord | null>;
-  /** The ids of every session of the user (account erasure announces their end first). */
+  /** The ids of every session of the user in every tenant (account erasure announces their end first). */
   idsOf(userId: number): Promise<number[]>;
-  /** Account erasure: every session of the user; returns how many went. */
+  /** Account erasure: every session of the user in every tenant; returns how many went. */
   deleteAllOf(userId: number): Promise<number>;
   /** A resumed session's new token lives until `expiresAt`: its `expires_at` becomes that, if later. */
   extend(id: number, expiresAt: Date): Promise<void>;
@@ -202,6 +239,7 @@ export interface SessionRepository {
   pruneExpired(before: Date): Promise<number>;
 }
 
+/** Settings are the user's, across tenants: stored by user id, with no tenant to name. */
 export interface UserSettingsRepository {
   find(userId: number): Promise<UserSettingsRecord | null>;
   save(settings: UserSettingsRecord): Promise<void>;
@@ -209,8 +247,9 @@ export interface UserSettingsRepository {
   delete(userId: number): Promise<number>;
 }
 
+/** Positions of tenant content: every read names the tenant (PositionKey, UserInTenants), but erasure's. */
 export interface PositionRepository {
-  find(userId: number, tenantId: number, issueId: number): Promise<PositionRecord | null>;
+  find(key: PositionKey): Promise<PositionRecord | null>;
   /** Last write wins: one record per (user, tenant, issue). */
   save(position: PositionRecord): Promise<void>;
   /**
@@ -221,8 +260,8 @@ export interface PositionRepository {
    */
   saveIfNewer(position: PositionRecord, onlyOver?: Date): Promise<boolean>;
   /** Positions in the tenants, most recently read first. */
-  recent(userId: number, tenantIds: number[], skip: number, limit: number): Promise<{ positions: PositionRecord[]; total: number }>;
-  /** Account erasure: every position of the user; returns how many went. */
+  recent(reader: UserInTenants, skip: number, limit: number): Promise<{ positions: PositionRecord[]; total: number }>;
+  /** Account erasure: every position of the user in every tenant; returns how many went. */
   deleteAllOf(userId: number): Promise<number>;
 }
 

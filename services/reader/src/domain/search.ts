@@ -77,7 +77,7 @@ export class TextSearch {
     }
     const claims = input.session;
     const issueId = named ?? claims.issueId;
-    const manifest = await this.deps.manifests.findSummary(claims.tenantId, issueId);
+    const manifest = await this.deps.manifests.findSummary({ tenantId: claims.tenantId, issueId });
     let maxPage: number | undefined;
     if (issueId === claims.issueId) {
       if (!manifest) throw notFound('This issue has no searchable text.');
@@ -105,7 +105,7 @@ export class TextSearch {
 
   /** GET {store}/api/v1/issue-text-content/{id}?issue_id=: the sections of one page. */
   async pageText(input: { storeTenantId: number; issueId: number; page: number }): Promise<PageText[]> {
-    const manifest = input.issueId > 0 ? await this.deps.manifests.findSummary(input.storeTenantId, input.issueId) : null;
+    const manifest = input.issueId > 0 ? await this.deps.manifests.findSummary({ tenantId: input.storeTenantId, issueId: input.issueId }) : null;
     if (!manifest) throw notFound('Issue not found.');
     if (!manifest.text_index_key) throw notFound('This issue has no searchable text.');
     const index = await this.deps.indexes.load(manifest.text_index_key);

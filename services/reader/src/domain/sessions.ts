@@ -90,7 +90,8 @@ export class ReaderSessions {
    * physical issues. `structure: false` skips the per-page/chapter lists (epub/pdf/audio null).
    */
   async readableManifest(tenantId: number, issueId: number, options: { structure?: boolean } = {}): Promise<ContentManifest> {
-    const manifest = options.structure === false ? await this.deps.manifests.findSummary(tenantId, issueId) : await this.deps.manifests.find(tenantId, issueId);
+    const manifest =
+      options.structure === false ? await this.deps.manifests.findSummary({ tenantId, issueId }) : await this.deps.manifests.find({ tenantId, issueId });
     if (!manifest) throw notFound('Issue not found.');
     if (manifest.type === 'physical') throw failedPrecondition('This issue has no digital content to read.', 'NO_DIGITAL_CONTENT');
     return manifest;
@@ -240,8 +241,8 @@ export class ReaderSessions {
   }
 
   private async findPublic(storeTenantId: number, publicId: string): Promise<Omit<SessionRecord, 'snapshot'>> {
-    const session = PUBLIC_ID.test(publicId) ? await this.deps.sessions.findByPublicId(publicId) : null;
-    if (!session || session.tenant_id !== storeTenantId) throw notFound('Reader session not found.');
+    const session = PUBLIC_ID.test(publicId) ? await this.deps.sessions.findByPublicId({ tenantId: storeTenantId, publicId }) : null;
+    if (!session) throw notFound('Reader session not found.');
     return session;
   }
 

@@ -102,7 +102,7 @@ export class ReaderSettings {
       this.deps.peers.access(tenantId, userId, issueId),
       this.deps.peers.isFavorite(tenantId, userId, issueId),
       this.deps.settings.find(userId),
-      this.deps.positions.find(userId, tenantId, issueId),
+      this.deps.positions.find({ userId, tenantId, issueId }),
     ]);
     const preview = !access.canRead;
     const token = await this.deps.tokens.issueSettingsToken({ tenantId, userId, issueId, preview, resumeSessionId });

@@ -209,7 +209,7 @@ export class ContentUploads {
     };
 
     // The file readers already get: ready at once, nothing to ingest.
-    const manifest = await this.deps.manifests.findSummary(tenantId, issueId);
+    const manifest = await this.deps.manifests.findSummary({ tenantId, issueId });
     if (manifest?.content_version && manifest.source_hash === contentHash) {
       await this.deps.storage.deletePrefix(uploadKey);
       const live = await this.deps.jobs.latestReady(tenantId, issueId, contentHash);
@@ -256,7 +256,7 @@ export class ContentUploads {
   async status(tenantId: number, issueId: number): Promise<ContentStatusView> {
     const job = await this.deps.jobs.latest(tenantId, issueId);
     if (!job) throw notFound('No file was uploaded for this issue.');
-    const manifest = await this.deps.manifests.findSummary(tenantId, issueId);
+    const manifest = await this.deps.manifests.findSummary({ tenantId, issueId });
     const live = manifest?.content_version ? manifest.source_hash : null;
     return { job, liveContentHash: live && live !== job.content_hash ? live : null };
   }
@@ -315,7 +315,7 @@ export class IngestJobs {
     }
     if (found.state === 'failed') return 'done';
     // Ingested and switched already (a crash between the switch and the job's update).
-    const manifest = await this.deps.manifests.findSummary(tenantId, found.issue_id);
+    const manifest = await this.deps.manifests.findSummary({ tenantId, issueId: found.issue_id });
     if (manifest?.content_version === versionOf(found.content_hash) && manifest.source_hash === found.content_hash) {
       await this.finishReady(found, found.metadata, found.findings, null);
       return 'done';

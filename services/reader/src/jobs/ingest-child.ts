@@ -105,7 +105,7 @@ async function run(start: ChildStart): Promise<ChildMessage> {
   try {
     const store = await openReaderStore(connection);
     const storage = contentStorageOf(config.storage);
-    await pruneVersions(storage, await store.manifests.findSummary(job.tenantId, job.issueId), job.tenantId, job.issueId, version);
+    await pruneVersions(storage, await store.manifests.findSummary({ tenantId: job.tenantId, issueId: job.issueId }), job.tenantId, job.issueId, version);
     await send({ type: 'progress', step: 'reading', progress: 2 });
     const files = await materialize(storage, start, work, config.bounds.archive ?? DEFAULT_INGEST_BOUNDS.archive);
     const report = await ingestIssue(
