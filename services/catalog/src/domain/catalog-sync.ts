@@ -27,7 +27,7 @@
 // MongoDB on every call.
 import type { Logger } from '@folio/logger';
 import type { CatalogView, CollectionRecord, IssueRecord, IssueTags } from './catalog-view.js';
-import { SharedValues } from './shared-values.js';
+import { ValuePool } from './value-pool.js';
 import type { ViewSnapshot } from './snapshot-codec.js';
 import { stateOf, type CollectionStore, type IssueStore, type StoredCollection, type StoredIssue } from './repositories.js';
 
@@ -42,7 +42,7 @@ export interface CatalogSource {
  * the view keeps in memory (type, shelves) from; the other fields go to the
  * details store as they are (issue-details.ts).
  */
-export function toIssueRecord(doc: StoredIssue, shared = new SharedValues()): IssueRecord {
+export function toIssueRecord(doc: StoredIssue, shared = new ValuePool()): IssueRecord {
   const tags: IssueTags = { author: doc.tags?.author ?? [], keyword: doc.tags?.keyword ?? [], edition: doc.tags?.edition ?? [] };
   return {
     id: doc._id,
@@ -110,7 +110,7 @@ export class CatalogSync {
     let issues = 0;
     let indexMs = 0;
     // One pool for the whole load, so that every record shares a list with all others; dropped with it.
-    const shared = new SharedValues();
+    const shared = new ValuePool();
     const timed = (work: () => void) => {
       const t = performance.now();
       work();
@@ -147,7 +147,7 @@ export class CatalogSync {
   }
 
   /** Applies written or read issue documents to the view (tombstones remove). */
-  applyIssues(docs: readonly StoredIssue[], shared = new SharedValues()): void {
+  applyIssues(docs: readonly StoredIssue[], shared = new ValuePool()): void {
     for (const doc of docs) {
       // The overlap window of a catch-up brings back documents the view already holds.
       const current = this.view.issueById(doc._id);

@@ -43,7 +43,7 @@ export interface IssueRecord extends Searchable {
   tags: IssueTags;
   /** The search index's keyword field: tags.keyword. */
   keywords: readonly string[];
-  /** Shared between records (see shared-values.ts): never changed in place. */
+  /** Shared between records (see value-pool.ts): never changed in place. */
   collections: readonly string[];
   coverUrl: string | null;
   /** What the file declares of its accessibility; null when nothing is known. */

@@ -15,7 +15,7 @@ import { invalidArgument, notFound } from '@folio/errors';
 import type { CatalogView, IssueRecord } from './catalog-view.js';
 import { pageParam, perPageParam } from './paging.js';
 import { canRead, type AccessPort, type ReadingPositionsPort } from './ports.js';
-import { readableShelf } from './readable.js';
+import { readableShelf } from './readable-issues.js';
 import { pageMeta, pageSlice, type ListedIssue, type PageMetaView, type SectionKind, type SectionView } from './listing.js';
 import type { Scope, Storefront } from './storefront.js';
 
@@ -52,7 +52,7 @@ interface Shelf {
   collectionTitles?: Readonly<Record<string, string>>;
   /** The shelf's issues in order, before access filtering. */
   issues(): Promise<readonly IssueRecord[]>;
-  /** Where its order comes from: the view's (whose readable part readable.ts keeps), or the user's positions. */
+  /** Where its order comes from: the view's (whose readable part readable-issues.ts keeps), or the user's positions. */
   order: { latest: true } | { collection: string } | { positions: true };
 }
 
@@ -148,7 +148,7 @@ export class Library {
   /**
    * The issues of each shelf the scope lets the user see, in order. Scope
    * owned reads the user's readable part of a view-ordered shelf from
-   * readable.ts (built once per access answer), so a page costs its own
+   * readable-issues.ts (built once per access answer), so a page costs its own
    * size; the continue-reading shelf is short and filtered here.
    */
   private async visible(request: LibraryRequest, shelves: readonly Shelf[], lists: readonly (readonly IssueRecord[])[]): Promise<VisibleShelf[]> {

@@ -11,7 +11,7 @@ import type { CatalogView, IssueRecord } from './catalog-view.js';
 import { byRecency } from './catalog-view.js';
 import type { CursorCodec, CursorPosition } from './cursor.js';
 import { perPageParam } from './paging.js';
-import { readableHeld } from './readable.js';
+import { readableHeld } from './readable-issues.js';
 import type { AccessPort } from './ports.js';
 import type { SectionView } from './listing.js';
 
@@ -67,7 +67,7 @@ export class MyContent {
     for (const tenantId of tenantIds) {
       const catalog = view.tenant(tenantId);
       if (!catalog) continue;
-      // Sorted once per access answer (readable.ts), not per page; withdrawn issues stay on the shelf.
+      // Sorted once per access answer (readable-issues.ts), not per page; withdrawn issues stay on the shelf.
       const readable = readableHeld(content, catalog);
       if (readable.length > 0) sources.push(readable);
     }

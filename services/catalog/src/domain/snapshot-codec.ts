@@ -22,7 +22,7 @@ import { gunzipSync, gzip } from 'node:zlib';
 import type { CollectionRecord, TenantSnapshot } from './catalog-view.js';
 import type { IssueKeyFields } from './issue-details.js';
 import { FIELD_WEIGHTS, type IndexSnapshot } from './search-index.js';
-import { SharedValues } from './shared-values.js';
+import { ValuePool } from './value-pool.js';
 import { indexTerms } from './text.js';
 
 const gzipAsync = promisify(gzip);
@@ -109,7 +109,7 @@ export async function decodeSnapshot(bytes: Buffer): Promise<ViewSnapshot> {
     );
   }
   // One pool for every tenant: a list that recurs across tenants is one array too.
-  const shared = new SharedValues();
+  const shared = new ValuePool();
   try {
     return {
       watermark: new Date(payload.watermarkMs),
@@ -187,7 +187,7 @@ function smallInteger(value: number): number {
   return (value | 0) === value ? value | 0 : value;
 }
 
-function fromColumns(columns: TenantColumns, strings: readonly string[], shared: SharedValues): TenantSnapshot {
+function fromColumns(columns: TenantColumns, strings: readonly string[], shared: ValuePool): TenantSnapshot {
   const count = columns.ids.length;
   const text = (refs: Uint32Array, i: number) => {
     const value = strings[refs[i]!];

@@ -13,7 +13,7 @@ const MAX_ENTRIES = 200_000;
 
 const EMPTY: readonly string[] = Object.freeze([]);
 
-export class SharedValues {
+export class ValuePool {
   private readonly lists = new Map<string, readonly string[]>();
   private readonly strings = new Map<string, string>();
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { issueRecord, temporaryDetails } from '../../test/support/issue-record.js';
 import { TenantCatalog, type IssueRecord } from './catalog-view.js';
 import type { AccessibleContent, AccessReason } from './ports.js';
-import { readableShelf } from './readable.js';
+import { readableShelf } from './readable-issues.js';
 
 const TENANT = 1;
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SharedValues } from './shared-values.js';
+import { ValuePool } from './value-pool.js';
 
-describe('SharedValues', () => {
+describe('ValuePool', () => {
   it('when equal lists and strings are asked for, then each is one frozen copy', () => {
-    const shared = new SharedValues();
+    const shared = new ValuePool();
     const first = shared.list(['fiction', 'magazines']);
     expect(shared.list(['fiction', 'magazines'])).toBe(first);
     expect(first).toEqual(['fiction', 'magazines']);
@@ -14,13 +14,13 @@ describe('SharedValues', () => {
   });
 
   it('when a list is empty, missing or null, then it is the one empty list', () => {
-    const shared = new SharedValues();
+    const shared = new ValuePool();
     expect(shared.list([])).toBe(shared.list(undefined));
     expect(shared.list(null)).toEqual([]);
   });
 
   it('when lists differ only by where a value ends, then they stay apart', () => {
-    const shared = new SharedValues();
+    const shared = new ValuePool();
     expect(shared.list(['a b', 'c'])).not.toBe(shared.list(['a', 'b c']));
     expect(shared.list(['ab'])).not.toBe(shared.list(['a', 'b']));
     expect(shared.list(['a\u0000b'])).not.toBe(shared.list(['a', 'b']));
