@@ -2,11 +2,11 @@
 // before the first call, then kept in sync), clients of identity, commerce
 // and reader, the account-deletion consumer and the gRPC server. Tests start
 // it in-process on port 0 with a fresh database.
-import { createPromiseClient, startGrpcServer, Teardown } from '@folio/grpc';
+import { createPromiseClient } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
-import { announceUserChange, Broker, ReferenceCache, startAccountEraser, subscribeUserChanges, type AccountDeletion } from '@folio/messaging';
-import { connectMongo } from '@folio/mongo';
+import { announceUserChange, ReferenceCache, subscribeUserChanges, type AccountDeletion } from '@folio/messaging';
 import { catalog, commerce, identity, reader } from '@folio/proto';
+import { startService } from '@folio/service';
 import { DEV_CURSOR_SECRET, type CatalogConfig } from './config.js';
 import { forgetFavoritesOf, openCatalogStore, type FavoriteCache } from './data/index.js';
 import { CatalogSync } from './domain/catalog-sync.js';
@@ -63,17 +63,13 @@ export async function startCatalog(
   config: CatalogConfig,
   logger: Logger = createLogger({ service: 'catalog', level: config.LOG_LEVEL }),
 ): Promise<RunningCatalog> {
-  // Undone in reverse order on stop, or when start-up fails half-way.
-  const teardown = new Teardown(logger, 'catalog');
-  const stopAll = teardown.run;
-
   if (config.NODE_ENV === 'production' && config.CURSOR_SECRET === DEV_CURSOR_SECRET) {
     logger.warn('CURSOR_SECRET is the public development default: set a secret of your own');
   }
 
-  try {
-    const connection = await connectMongo(config.MONGO_URL);
-    teardown.add(() => connection.close());
+  // Each connection closes on stop, newest first, or when start-up fails half-way.
+  return startService('catalog', logger, async (kit) => {
+    const connection = await kit.mongo(config.MONGO_URL);
     // A user's favorite flags (every GET /reader/settings asks): dropped by this replica's
     // writes at once and by favorites.changed on the others.
     let announceFavorites: (userId: number) => void = () => {};
@@ -102,26 +98,26 @@ export async function startCatalog(
     const loaded = await snapshots.loadView();
     logger.info(loaded, 'catalog view loaded');
     sync.start(config.INDEX_REFRESH_INTERVAL_MS);
-    teardown.add(() => sync.stop());
+    kit.onStop(() => sync.stop());
     snapshots.start();
-    teardown.add(() => snapshots.stop());
+    kit.onStop(() => snapshots.stop());
     // Many changes since the snapshot (a start that caught up with an import) are written into a new one
     // soon, so that the next start does not read them again.
     if (config.SNAPSHOT_INTERVAL_MS > 0 && config.SNAPSHOT_REFRESH_CHANGES > 0) {
       const refresh = new SnapshotRefresh({ sync, snapshots, logger }, { changes: config.SNAPSHOT_REFRESH_CHANGES, checkMs: 1_000, minGapMs: 60_000 });
       // A full load has its snapshot written already (CatalogSnapshots); a restored view counts from there.
       refresh.start(loaded.source === 'snapshot' ? 0 : sync.changeCount);
-      teardown.add(() => refresh.stop());
+      kit.onStop(() => refresh.stop());
     }
     // What a burst of calls leaves in the heap is collected once the replica is idle again.
     const idleCollector = collectGarbage && processIdleCollector(collectGarbage);
     idleCollector?.start();
-    teardown.add(() => idleCollector?.stop());
+    kit.onStop(() => idleCollector?.stop());
 
     const identityClient = createPromiseClient(identity.IdentityServiceClient, config.IDENTITY_ADDR);
     const commerceClient = createPromiseClient(commerce.CommerceServiceClient, config.COMMERCE_ADDR);
     const readerClient = createPromiseClient(reader.ReaderServiceClient, config.READER_ADDR);
-    teardown.add(() => [identityClient, commerceClient, readerClient].forEach((client) => client.close()));
+    kit.onStop(() => [identityClient, commerceClient, readerClient].forEach((client) => client.close()));
 
     const tenants = new IdentityTenants(identityClient, { ttlMs: config.TENANT_CACHE_TTL_MS, deadlineMs: config.UPSTREAM_DEADLINE_MS, logger });
     const access = new CachedAccess(new CommerceAccess(commerceClient, config.UPSTREAM_DEADLINE_MS), {
@@ -155,21 +151,20 @@ export async function startCatalog(
     const continueReading = new ContinueReading({ view, reading });
     const issues = new IssueLookup({ view, issues: store.issues });
 
-    const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'catalog' });
-    teardown.add(() => broker.close());
+    const broker = await kit.broker(config.AMQP_URL);
     // The publisher API's writes and reader's content.ingested go to the database, into this view at
     // once, and are announced: the other replicas catch up when they hear it (events/issues-changed.ts).
     const announceIssues: AnnounceIssues = announceIssuesChanged({ broker, exchange: config.EVENTS_EXCHANGE, logger });
     const ingest = new CatalogIngest(store, sync, announceIssues);
     const publishing = new Publishing({ issues: store.issues, ingest, view });
     const issueChanges = await subscribeIssuesChanged({ broker, exchange: config.EVENTS_EXCHANGE, logger, catchUp: () => sync.catchUpSoon() });
-    teardown.add(() => issueChanges.stop());
+    kit.onStop(() => issueChanges.stop());
     const ingestedContent = new IngestedContent({ publishing, logger });
-    teardown.add((await startContentIngestedConsumer({ broker, connection, logger, ingested: ingestedContent, config })).stop);
+    kit.onStop((await startContentIngestedConsumer({ broker, connection, logger, ingested: ingestedContent, config })).stop);
     // account.deleted erases the user's favorites in every tenant (@folio/messaging decodes it).
     const eraseFavorites = async ({ userId }: AccountDeletion) =>
       logger.info({ user_id: userId, favorites: await favorites.eraseUser(userId) }, 'account data erased');
-    teardown.add((await startAccountEraser({ broker, connection, logger, config, erase: eraseFavorites })).stop);
+    await kit.eraser({ broker, connection, config, erase: eraseFavorites });
     const invalidations = await subscribeCacheInvalidation({
       broker,
       logger,
@@ -177,7 +172,7 @@ export async function startCatalog(
       tenants,
       exchanges: { commerce: config.COMMERCE_EVENTS_EXCHANGE, identity: config.IDENTITY_EVENTS_EXCHANGE },
     });
-    teardown.add(() => Promise.all(invalidations.map((subscription) => subscription.stop())));
+    kit.onStop(() => Promise.all(invalidations.map((subscription) => subscription.stop())));
     const favoriteInvalidation = await subscribeUserChanges({
       broker,
       logger,
@@ -186,42 +181,33 @@ export async function startCatalog(
       forgetUser: (userId) => forgetFavoritesOf(favoriteCache.entries, userId),
       forgetAll: () => favoriteCache.entries.clear(),
     });
-    teardown.add(() => favoriteInvalidation.stop());
+    kit.onStop(() => favoriteInvalidation.stop());
     announceFavorites = (userId) => announceUserChange(broker, config.EVENTS_EXCHANGE, FAVORITES_CHANGED, userId, logger);
 
-    const grpc = await startGrpcServer({
-      logger,
-      port: config.GRPC_PORT,
-      unixSocket: config.GRPC_UNIX_SOCKET,
-      services: [
-        {
-          name: SERVICE_NAME,
-          definition: catalog.CatalogServiceService,
-          handlers: catalogHandlers({
-            issues,
-            library,
-            favorites,
-            search,
-            myContent,
-            continueReading,
-            publishing,
-            presenter: new Presenter(config.COVER_URL_TEMPLATE),
-          }),
-        },
-      ],
-    });
-    teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+    const grpc = await kit.grpc(config, [
+      {
+        name: SERVICE_NAME,
+        definition: catalog.CatalogServiceService,
+        handlers: catalogHandlers({
+          issues,
+          library,
+          favorites,
+          search,
+          myContent,
+          continueReading,
+          publishing,
+          presenter: new Presenter(config.COVER_URL_TEMPLATE),
+        }),
+      },
+    ]);
 
     return {
       grpcPort: grpc.port,
-      stop: stopAll,
+      stop: kit.stop,
       catchUpIndex: () => sync.catchUp(),
       startedFrom: loaded,
       writeSnapshot: () => snapshots.writeSnapshot(),
       invalidationsLive: () => [...invalidations, favoriteInvalidation, issueChanges].every((subscription) => subscription.attached()),
     };
-  } catch (error) {
-    await stopAll();
-    throw error;
-  }
+  });
 }
