@@ -78,7 +78,8 @@ describe('startService', () => {
     expect(seenOnStop).toEqual(['first, database open: true', 'before the database closes, gRPC listening: false']);
     expect(await listening(service.grpcPort)).toBe(false);
     expect(service.broker.isConnected()).toBe(false);
-    expect(service.redis.status).toBe('end');
+    // quit() resolves on the server's reply; the socket closes right after it.
+    await waitFor(() => (service.redis.status === 'end' ? true : undefined), { timeoutMs: 2_000, what: 'the Redis client to end' });
     expect(service.connection.readyState).toBe(mongoose.ConnectionStates.disconnected);
   });
 
@@ -95,7 +96,7 @@ describe('startService', () => {
 
     await expect(starting).rejects.toBe(failure);
     expect(await listening(opened.grpcPort!)).toBe(false);
-    expect(opened.redis?.status).toBe('end');
+    await waitFor(() => (opened.redis?.status === 'end' ? true : undefined), { timeoutMs: 2_000, what: 'the Redis client to end' });
     expect(opened.connection?.readyState).toBe(mongoose.ConnectionStates.disconnected);
   });
 });
