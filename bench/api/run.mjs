@@ -5,7 +5,7 @@
 // Writes the table into bench/api/README.md (see that file).
 //
 //   ./dev up && pnpm bench:api [-- --dataset=demo|scale --duration=5 --uncached]
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -196,4 +196,6 @@ if (options.writeReadme && !options.only && !result.gatewayRestarted) {
   const scale = await loadResult(join(here, 'results', 'scale.json'));
   if (demo && scale) await writeBlock(readme, 'ratio', scaleRatioTable(demo, scale));
   console.log(`written into ${readme}`);
+  // The capacity model takes each service's RSS from these results: the production overlay and docs/capacity.md follow them.
+  spawnSync(process.execPath, [join(root, 'bench', 'capacity', 'generate.mjs')], { stdio: 'inherit' });
 }
