@@ -4,12 +4,10 @@
 // and the gRPC server. Tests start it in-process on port 0 with a fresh
 // database and a temporary storage directory.
 import { createHmac } from 'node:crypto';
-import { startGrpcServer, Teardown } from '@folio/grpc';
 import { createLogger, type Logger } from '@folio/logger';
-import { announceUserChange, Broker, ReferenceCache, startAccountEraser, subscribeUserChanges } from '@folio/messaging';
-import { connectMongo } from '@folio/mongo';
+import { announceUserChange, ReferenceCache, subscribeUserChanges } from '@folio/messaging';
 import { reader, readerSync } from '@folio/proto';
-import { Redis } from 'ioredis';
+import { startService } from '@folio/service';
 import { archiveLimitsOf, type ReaderConfig } from './config.js';
 import { KosyncRepository } from './data/kosync.js';
 import { ProgressionRepository } from './data/progression.js';
@@ -66,25 +64,14 @@ export interface RunningReader {
 }
 
 export async function startReader(config: ReaderConfig, logger: Logger = createLogger({ service: 'reader', level: config.LOG_LEVEL })): Promise<RunningReader> {
-  // Undone in reverse order on stop, or when start-up fails half-way.
-  const teardown = new Teardown(logger, 'reader');
-  const stopAll = teardown.run;
-
-  try {
-    const connection = await connectMongo(config.MONGO_URL);
-    teardown.add(() => connection.close());
+  // Each connection, server and worker closes on stop, newest first, or when start-up fails half-way.
+  return startService('reader', logger, async (kit) => {
+    const connection = await kit.mongo(config.MONGO_URL);
     // Session liveness for the gateway (data/session-liveness.ts) and the users' reading state
     // versions (data/user-versions.ts). Auto-pipelined: the keys of one turn of the event loop go
-    // to Redis in one write, not one write each (Redis CPU per opened session 24-26 -> 16-17 µs,
-    // `pnpm bench:api -- --only=sessions`), and so do the versions every cached read asks.
-    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000, commandTimeout: 1_000, enableAutoPipelining: true });
-    redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
-    teardown.add(() =>
-      redis.quit().then(
-        () => undefined,
-        () => redis.disconnect(),
-      ),
-    );
+    // to Redis in one write, not one write each, and so do the versions every cached read asks
+    // (`pnpm bench:api -- --only=sessions` measures it).
+    const redis = kit.redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000, commandTimeout: 1_000, enableAutoPipelining: true });
     const versionsOf = (aggregate: string) =>
       new RedisUserVersions(redis, logger, { prefix: config.READING_STATE_VERSION_PREFIX, aggregate, cacheTtlMs: config.POSITION_CACHE_TTL_MS });
     // A user's positions from memory while their version holds; other replicas hear positions.changed
@@ -117,7 +104,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
 
     // The same store the ingest child, the seed and the CLI open (storage/from-config.ts).
     const storage = contentStorageOf(config);
-    teardown.add(async () => storage.close?.());
+    kit.onStop(async () => storage.close?.());
     const urls = new MediaUrls(config.MEDIA_PUBLIC_BASE_URL, config.MEDIA_SIGNING_KEY, config.MEDIA_URL_TTL_SECONDS);
     const indexes = new TextIndexStore(storage, config.TEXT_INDEX_CACHE_MB);
     const tokens = new TokenService(config.READER_TOKEN_KEY, config.READER_TOKEN_TTL_SECONDS, config.SETTINGS_TOKEN_TTL_SECONDS);
@@ -132,7 +119,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       },
       logger,
     );
-    teardown.add(() => grpcPeers.close());
+    kit.onStop(() => grpcPeers.close());
     const peers = new CachedAccessPeers(grpcPeers, { ttlMs: config.ACCESS_CACHE_TTL_MS, maxEntries: config.ACCESS_CACHE_MAX_ENTRIES });
 
     // Session starts and ends, where the gateway reads them.
@@ -150,7 +137,7 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
         .catch((error: unknown) => logger.warn({ err: error }, 'pruning reader sessions failed'));
     }, PRUNE_EVERY_MS);
     prune.unref();
-    teardown.add(() => clearInterval(prune));
+    kit.onStop(() => clearInterval(prune));
     const settings = new ReaderSettings({
       sessions,
       settings: store.settings,
@@ -192,12 +179,11 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       config.MEDIA_PORT,
       config.MEDIA_HOST,
     );
-    teardown.add(() => media.close());
+    kit.onStop(() => media.close());
 
-    const broker = await Broker.connect(config.AMQP_URL, { logger, lazy: true, name: 'reader' });
-    teardown.add(() => broker.close());
+    const broker = await kit.broker(config.AMQP_URL);
     const accessInvalidation = await subscribeAccessInvalidation({ broker, logger, access: peers, exchange: config.COMMERCE_EVENTS_EXCHANGE });
-    teardown.add(() => accessInvalidation.stop());
+    kit.onStop(() => accessInvalidation.stop());
     // positions.changed drops both of the user's cached reading state: positions and reader settings.
     const readingState = {
       delete(userId: number) {
@@ -217,14 +203,14 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       forgetUser: (userId) => readingState.delete(userId),
       forgetAll: () => readingState.clear(),
     });
-    teardown.add(() => positionInvalidation.stop());
+    kit.onStop(() => positionInvalidation.stop());
     announcePositions = (userId) => announceUserChange(broker, config.EVENTS_EXCHANGE, POSITIONS_CHANGED, userId, logger);
     const sessionInvalidation = await subscribeSessionInvalidation({ broker, logger, sessions: store.sessions, exchange: config.EVENTS_EXCHANGE });
-    teardown.add(() => sessionInvalidation.stop());
+    kit.onStop(() => sessionInvalidation.stop());
     announceSessions = (change) => announceSessionsEnded(broker, config.EVENTS_EXCHANGE, change, logger);
     // account.deleted erases the user's sessions, settings, positions and progressions (@folio/messaging decodes it).
     const eraser = new AccountEraser(store, sessions, logger, kosync, progressions);
-    teardown.add((await startAccountEraser({ broker, connection, logger, config, erase: ({ userId }) => eraser.erase(userId).then(() => {}) })).stop);
+    await kit.eraser({ broker, connection, config, erase: ({ userId }) => eraser.erase(userId).then(() => {}) });
 
     // Publishing: uploads stream into storage and wait on the ingest work queue; this replica's
     // worker (INGEST_WORKER) runs one job at a time in a child process, and every replica drops
@@ -242,11 +228,11 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       },
     };
     const contentInvalidation = await subscribeContentInvalidation({ broker, logger, manifests: manifestForgetter, exchange: config.EVENTS_EXCHANGE });
-    teardown.add(() => contentInvalidation.stop());
+    kit.onStop(() => contentInvalidation.stop());
     const contentJobs = new MongoContentJobRepository(connection);
     await contentJobs.ensureIndexes();
     const ingestQueue = new IngestWorkQueue(broker, config.INGEST_QUEUE, logger);
-    teardown.add(() => ingestQueue.close());
+    kit.onStop(() => ingestQueue.close());
     const uploadLimits = { maxBytes: config.UPLOAD_MAX_MB * 1024 * 1024, maxAttempts: config.INGEST_MAX_ATTEMPTS };
     const uploads = new ContentUploads({ jobs: contentJobs, manifests: store.manifests, storage, queue: ingestQueue, limits: uploadLimits });
     if (config.INGEST_WORKER) {
@@ -285,30 +271,21 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
         log: (level, fields, message) => logger[level](fields, message),
       });
       const worker = ingestQueue.consume((job) => ingestJobs.run(job));
-      teardown.add(async () => {
+      kit.onStop(async () => {
         runner.stop();
         await worker.stop();
       });
     }
 
-    const grpc = await startGrpcServer({
-      logger,
-      port: config.GRPC_PORT,
-      unixSocket: config.GRPC_UNIX_SOCKET,
-      services: [
-        {
-          name: SERVICE_NAME,
-          definition: reader.ReaderServiceService,
-          handlers: readerHandlers({ sessions, settings, positions, downloads, search, publications, progressions, uploads }),
-        },
-        { name: SYNC_SERVICE_NAME, definition: readerSync.ReaderSyncServiceService, handlers: readerSyncHandlers({ files, kosync }) },
-      ],
-    });
-    teardown.add(() => grpc.shutdown(config.SHUTDOWN_TIMEOUT_MS));
+    const grpc = await kit.grpc(config, [
+      {
+        name: SERVICE_NAME,
+        definition: reader.ReaderServiceService,
+        handlers: readerHandlers({ sessions, settings, positions, downloads, search, publications, progressions, uploads }),
+      },
+      { name: SYNC_SERVICE_NAME, definition: readerSync.ReaderSyncServiceService, handlers: readerSyncHandlers({ files, kosync }) },
+    ]);
 
-    return { grpcPort: grpc.port, mediaPort: media.port, stop: stopAll };
-  } catch (error) {
-    await stopAll();
-    throw error;
-  }
+    return { grpcPort: grpc.port, mediaPort: media.port, stop: kit.stop };
+  });
 }
