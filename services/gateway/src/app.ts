@@ -22,16 +22,16 @@ import { mediaProxy } from './http/media-proxy.js';
 import { routedRequests } from './http/pipeline.js';
 import { ReaderTokenVerifier } from './http/reader-token.js';
 import { ResponseCache } from './http/response-cache.js';
-import { subscribeResponseInvalidation } from './upstreams/response-invalidation.js';
+import { subscribeResponseInvalidation } from './peers/response-invalidation.js';
 import { RateLimits } from './http/rate-limit.js';
 import type { Route, Services } from './http/route.js';
-import { AuditLog } from './upstreams/audit-log.js';
+import { AuditLog } from './peers/audit-log.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { docsRouter } from './openapi/docs.js';
 import { routeTable } from './routes/index.js';
-import { closeUpstreams, createUpstreams, type Upstreams } from './upstreams/index.js';
-import { AccessTokenVerifier } from './upstreams/jwks.js';
-import { TenantDirectory } from './upstreams/tenants.js';
+import { closeUpstreams, createUpstreams, type Upstreams } from './peers/index.js';
+import { AccessTokenVerifier } from './peers/jwks.js';
+import { TenantDirectory } from './peers/tenants.js';
 
 /** On stop, how long an idle keep-alive connection may still bring a request (answered with `Connection: close`). */
 const IDLE_CONNECTION_GRACE_MS = 1_000;

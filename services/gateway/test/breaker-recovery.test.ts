@@ -7,7 +7,7 @@ import { createLogger } from '@folio/logger';
 import { catalog } from '@folio/proto';
 import { freePort } from '@folio/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUpstream } from '../src/upstreams/index.js';
+import { createUpstream } from '../src/peers/index.js';
 
 // A generous deadline: the trial must be able to wait out one bounded reconnect backoff.
 const settings = {

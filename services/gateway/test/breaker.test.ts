@@ -8,7 +8,7 @@ import { createLogger } from '@folio/logger';
 import { catalog, identity } from '@folio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway } from '../src/app.js';
-import { createUpstream } from '../src/upstreams/index.js';
+import { createUpstream } from '../src/peers/index.js';
 import { gatewayConfig, httpClient } from './support.js';
 
 // A deadline long enough that a call failed fast (under half of it) cannot be

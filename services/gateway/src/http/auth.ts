@@ -8,8 +8,8 @@
 // the same 401 body; an identity outage is a 503, not a logout.
 import type { Request } from 'express';
 import { httpStatusOf } from '@folio/errors';
-import { isDomainError } from '../upstreams/breaker.js';
-import { InvalidTokenError } from '../upstreams/jwks.js';
+import { isDomainError } from '../peers/breaker.js';
+import { InvalidTokenError } from '../peers/jwks.js';
 import { unauthorized } from './errors.js';
 import type { Admitted } from './request-gate.js';
 import type { AuthUser, Services } from './route.js';

@@ -26,7 +26,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Logger } from '@folio/logger';
-import type { TenantDirectory } from '../upstreams/tenants.js';
+import type { TenantDirectory } from '../peers/tenants.js';
 import { HEADER, positiveInt } from './headers.js';
 import { expressPath, requiresJwt, requiresReaderToken, type Route, type TenantMode } from './route.js';
 import { storeDomainOf } from './tenant.js';

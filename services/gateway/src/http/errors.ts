@@ -5,7 +5,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { DomainError, httpBodyOf, httpStatusOf } from '@folio/errors';
 import type { Logger } from '@folio/logger';
-import { isDomainError } from '../upstreams/breaker.js';
+import { isDomainError } from '../peers/breaker.js';
 
 /** The body the spec fixes for a rejected access token (401 on /user, download; used for every JWT failure). */
 export const INVALID_TOKEN_MESSAGE = 'The given data was invalid.';

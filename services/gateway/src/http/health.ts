@@ -8,7 +8,7 @@
 // The rule is written down in docs/reliability.md.
 import { Router } from 'express';
 import type { Redis } from 'ioredis';
-import { upstreamHealth, type Upstreams } from '../upstreams/index.js';
+import { upstreamHealth, type Upstreams } from '../peers/index.js';
 
 async function redisReady(redis: Redis, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;

@@ -34,7 +34,7 @@ import {
   type StaffPrincipal,
   type Tenant,
 } from './route.js';
-import { isDomainError } from '../upstreams/breaker.js';
+import { isDomainError } from '../peers/breaker.js';
 import { checkTenantMode, resolveStoreTenant } from './tenant.js';
 import { parsePart, rejectNulCharacters, type FieldErrors } from './validation.js';
 import { rawUploadOf } from './raw-body.js';

@@ -5,7 +5,7 @@
 // role for both, so revoking a key or a role takes effect on the next
 // request; its refusals keep their statuses (401 unknown or revoked key,
 // 403 not staff or another tenant's key, 429 too many wrong keys).
-import { isDomainError } from '../upstreams/breaker.js';
+import { isDomainError } from '../peers/breaker.js';
 import { identity } from '@folio/proto';
 import { authenticate } from './auth.js';
 import { unauthorized } from './errors.js';

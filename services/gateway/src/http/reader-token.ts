@@ -15,7 +15,7 @@
 // request through any replica; absent or unreadable: reader is asked, and
 // writes the key again.
 import { permissionDenied } from '@folio/errors';
-import { VerifiedTokenCache } from '../upstreams/verified-tokens.js';
+import { VerifiedTokenCache } from '../peers/verified-tokens.js';
 import type { ReaderScope, Services } from './route.js';
 
 const TOKEN_REFUSED = 'The reader-token is missing, invalid or expired.';

@@ -13,7 +13,7 @@
 // seen verified before), and used only once the request has authenticated as
 // that user.
 import type { Request, RequestHandler, Response } from 'express';
-import type { AccessTokenVerifier, VerifiedToken } from '../upstreams/jwks.js';
+import type { AccessTokenVerifier, VerifiedToken } from '../peers/jwks.js';
 import { bearerTokenOf } from './auth.js';
 import { stateOf } from './context.js';
 import type { Admission, RateLimits } from './rate-limit.js';

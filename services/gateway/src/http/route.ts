@@ -8,9 +8,9 @@ import type { z } from 'zod';
 import type { catalog, commerce, identity, integrations, notes, reader, readerSync } from '@folio/proto';
 import type { DomainError } from '@folio/errors';
 import type { RateRule } from '@folio/rate-limit';
-import type { GuardedClient } from '../upstreams/index.js';
-import type { AuditLog } from '../upstreams/audit-log.js';
-import type { TenantDirectory } from '../upstreams/tenants.js';
+import type { GuardedClient } from '../peers/index.js';
+import type { AuditLog } from '../peers/audit-log.js';
+import type { TenantDirectory } from '../peers/tenants.js';
 import type { Lang } from './headers.js';
 import type { AppVersion } from '@folio/app-version';
 

@@ -7,7 +7,7 @@ import { notFound } from '@folio/errors';
 import { preconditionFailed } from './errors.js';
 import { HEADER, positiveInt } from './headers.js';
 import type { Tenant, TenantMode } from './route.js';
-import type { TenantDirectory } from '../upstreams/tenants.js';
+import type { TenantDirectory } from '../peers/tenants.js';
 
 /** `Sur.Localhost:8080` → `sur.localhost`; undefined for anything that is not a plain host name. */
 export function storeDomainOf(host: string | undefined): string | undefined {

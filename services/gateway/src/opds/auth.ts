@@ -9,7 +9,7 @@ import { identity } from '@folio/proto';
 import { authenticate } from '../http/auth.js';
 import { stateOf } from '../http/context.js';
 import type { AuthUser, Services, Tenant } from '../http/route.js';
-import { isDomainError } from '../upstreams/breaker.js';
+import { isDomainError } from '../peers/breaker.js';
 
 export type ReaderAuth = { user: Omit<AuthUser, 'jti'> } | { refused: 'missing' | 'invalid' | 'not-a-member' };
 

@@ -10,7 +10,7 @@ import { conflict, notFound } from '@folio/errors';
 import { catalog, reader } from '@folio/proto';
 import { z } from 'zod';
 import { route, type RouteContext } from '../../http/route.js';
-import { isDomainError } from '../../upstreams/breaker.js';
+import { isDomainError } from '../../peers/breaker.js';
 import { issueIdParams, queryInt } from '../schemas.js';
 import { audit, PUBLISHER_TAG } from './common.js';
 

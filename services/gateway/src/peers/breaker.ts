@@ -1,4 +1,4 @@
-// Circuit breakers on the upstream calls, on two levels (upstreams/index.ts):
+// Circuit breakers on the upstream calls, on two levels (peers/index.ts):
 // - one per service counts the failures that mean the process cannot be
 //   reached (UNAVAILABLE: connection refused, no connection), so a service
 //   that is down is failed fast on every method (503 + Retry-After) instead
@@ -53,7 +53,7 @@ export function countsAsFailure(error: unknown): boolean {
  */
 const MADE_BY_A_BREAKER = new WeakMap<object, 'open' | 'timeout'>();
 
-/** Deadlines that ran out while the channel had no connection (upstreams/index.ts marks them). */
+/** Deadlines that ran out while the channel had no connection (peers/index.ts marks them). */
 const WITHOUT_CONNECTION = new WeakSet<object>();
 
 /** Marks a failure as one of a call that never had a connection to wait on: the service level counts it. */
