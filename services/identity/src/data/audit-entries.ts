@@ -1,7 +1,7 @@
 // The publisher audit log in `audit_entries`, newest first per tenant on the
-// (tenant_id, at, _id) index. Implements the domain's AuditEntryStore.
+// (tenant_id, at, _id) index. Implements the domain's AuditEntryRepository.
 import type { Model } from 'mongoose';
-import type { AuditEntry, AuditEntryStore } from '../domain/audit-log.js';
+import type { AuditEntry, AuditEntryRepository } from '../domain/audit-log.js';
 import { isDuplicateKey, type AuditEntryDoc } from './schemas.js';
 
 const toEntry = (doc: AuditEntryDoc): AuditEntry => ({
@@ -15,7 +15,7 @@ const toEntry = (doc: AuditEntryDoc): AuditEntry => ({
   requestId: doc.request_id ?? '',
 });
 
-export class AuditEntryRepository implements AuditEntryStore {
+export class MongoAuditEntryRepository implements AuditEntryRepository {
   constructor(private readonly model: Model<AuditEntryDoc>) {}
 
   async insert(entry: AuditEntry): Promise<boolean> {

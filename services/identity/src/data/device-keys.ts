@@ -1,13 +1,13 @@
 // Device keys in `device_keys`: digests only. `_id` is the SHA-256 of the key
 // and `md5_digest` (unique) that of its MD5 hex, so verification reads one
 // document by `_id` or by a unique field, never a scan. Implements the
-// domain's DeviceKeyStore; DeviceKeyDoc is the document, DeviceKeyRecord the
+// domain's DeviceKeyRepository; DeviceKeyDoc is the document, DeviceKeyRecord the
 // domain's view of it.
 import type { Model } from 'mongoose';
-import type { DeviceKeyAccounts, DeviceKeyRecord, DeviceKeyStore } from '../domain/device-keys.js';
-import type { MembershipRepository } from './memberships.js';
+import type { DeviceKeyAccounts, DeviceKeyRecord, DeviceKeyRepository } from '../domain/device-keys.js';
+import type { MongoMembershipRepository } from './memberships.js';
 import type { DeviceKeyDoc } from './schemas.js';
-import type { UserRepository } from './users.js';
+import type { MongoUserRepository } from './users.js';
 
 const toRecord = (doc: DeviceKeyDoc): DeviceKeyRecord => ({
   digest: doc._id,
@@ -19,7 +19,7 @@ const toRecord = (doc: DeviceKeyDoc): DeviceKeyRecord => ({
   lastUsedAt: doc.last_used_at ?? null,
 });
 
-export class DeviceKeyRepository implements DeviceKeyStore {
+export class MongoDeviceKeyRepository implements DeviceKeyRepository {
   constructor(private readonly model: Model<DeviceKeyDoc>) {}
 
   async insert(record: DeviceKeyRecord): Promise<void> {
@@ -68,7 +68,7 @@ export class DeviceKeyRepository implements DeviceKeyStore {
 }
 
 /** The accounts side of device keys: the user by `_id`, the membership by its unique (user_id, tenant_id). */
-export function deviceKeyAccounts(users: Pick<UserRepository, 'findById'>, memberships: Pick<MembershipRepository, 'has'>): DeviceKeyAccounts {
+export function deviceKeyAccounts(users: Pick<MongoUserRepository, 'findById'>, memberships: Pick<MongoMembershipRepository, 'has'>): DeviceKeyAccounts {
   return {
     async user(userId) {
       const user = await users.findById(userId);

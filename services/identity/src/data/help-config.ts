@@ -1,12 +1,12 @@
 // The help subjects, their labels and routing, as loaded from the dataset.
-// Implements the domain's HelpConfigStore; `replace` is the seed's.
+// Implements the domain's HelpConfigRepository; `replace` is the seed's.
 import type { Model } from 'mongoose';
-import type { HelpConfigStore } from '../domain/repositories.js';
+import type { HelpConfigRepository } from '../domain/repositories.js';
 import type { HelpConfigDoc } from './schemas.js';
 
 const ID = 'help';
 
-export class HelpConfigRepository implements HelpConfigStore {
+export class MongoHelpConfigRepository implements HelpConfigRepository {
   constructor(private readonly model: Model<HelpConfigDoc>) {}
 
   async get(): Promise<HelpConfigDoc | null> {

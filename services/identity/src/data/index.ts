@@ -1,73 +1,73 @@
 // The identity database behind one object: models registered, indexes built,
-// a repository per aggregate, each implementing the domain's store interface
+// a repository per aggregate, each implementing the domain's repository interface
 // (domain/repositories.ts). The seed also uses the writes the domain has no use for.
 import { ensureIndexes, type Connection } from '@folio/mongo';
-import type { IdentityStores } from '../domain/repositories.js';
-import { AuditEntryRepository } from './audit-entries.js';
-import { DeviceKeyRepository } from './device-keys.js';
-import { HelpConfigRepository } from './help-config.js';
-import { LoginCodeRepository } from './login-codes.js';
-import { MembershipRepository } from './memberships.js';
+import type { IdentityRepositories } from '../domain/repositories.js';
+import { MongoAuditEntryRepository } from './audit-entries.js';
+import { MongoDeviceKeyRepository } from './device-keys.js';
+import { MongoHelpConfigRepository } from './help-config.js';
+import { MongoLoginCodeRepository } from './login-codes.js';
+import { MongoMembershipRepository } from './memberships.js';
 import { IdentityReadCache } from './read-cache.js';
-import { PublisherApiKeyRepository } from './publisher-api-keys.js';
-import { PushRegistrationRepository } from './push-registrations.js';
-import { RefreshTokenRepository } from './refresh-tokens.js';
+import { MongoPublisherApiKeyRepository } from './publisher-api-keys.js';
+import { MongoPushRegistrationRepository } from './push-registrations.js';
+import { MongoRefreshTokenRepository } from './refresh-tokens.js';
 import { identityModels } from './schemas.js';
-import { SessionRepository } from './sessions.js';
-import { SigningKeyRepository } from './signing-keys.js';
-import { TenantRepository } from './tenants.js';
+import { MongoSessionRepository } from './sessions.js';
+import { MongoSigningKeyRepository } from './signing-keys.js';
+import { MongoTenantRepository } from './tenants.js';
 import type { UserVersions } from './user-versions.js';
-import { UserRepository } from './users.js';
+import { MongoUserRepository } from './users.js';
 
 export * from './schemas.js';
 export { IdentityReadCache, type IdentityReadCacheSettings } from './read-cache.js';
 export type {
-  AuditEntryRepository,
-  DeviceKeyRepository,
-  HelpConfigRepository,
-  LoginCodeRepository,
-  MembershipRepository,
-  PublisherApiKeyRepository,
-  PushRegistrationRepository,
-  RefreshTokenRepository,
-  SessionRepository,
-  SigningKeyRepository,
-  TenantRepository,
-  UserRepository,
+  MongoAuditEntryRepository,
+  MongoDeviceKeyRepository,
+  MongoHelpConfigRepository,
+  MongoLoginCodeRepository,
+  MongoMembershipRepository,
+  MongoPublisherApiKeyRepository,
+  MongoPushRegistrationRepository,
+  MongoRefreshTokenRepository,
+  MongoSessionRepository,
+  MongoSigningKeyRepository,
+  MongoTenantRepository,
+  MongoUserRepository,
 };
 
-export interface IdentityStore extends IdentityStores {
-  users: UserRepository;
-  tenants: TenantRepository;
-  memberships: MembershipRepository;
-  loginCodes: LoginCodeRepository;
-  sessions: SessionRepository;
-  refreshTokens: RefreshTokenRepository;
-  signingKeys: SigningKeyRepository;
-  pushRegistrations: PushRegistrationRepository;
-  helpConfig: HelpConfigRepository;
-  deviceKeys: DeviceKeyRepository;
-  publisherApiKeys: PublisherApiKeyRepository;
-  auditEntries: AuditEntryRepository;
+export interface MongoIdentityRepositories extends IdentityRepositories {
+  users: MongoUserRepository;
+  tenants: MongoTenantRepository;
+  memberships: MongoMembershipRepository;
+  loginCodes: MongoLoginCodeRepository;
+  sessions: MongoSessionRepository;
+  refreshTokens: MongoRefreshTokenRepository;
+  signingKeys: MongoSigningKeyRepository;
+  pushRegistrations: MongoPushRegistrationRepository;
+  helpConfig: MongoHelpConfigRepository;
+  deviceKeys: MongoDeviceKeyRepository;
+  publisherApiKeys: MongoPublisherApiKeyRepository;
+  auditEntries: MongoAuditEntryRepository;
 }
 
 /** `cache`: the service's read cache for users, memberships and tenants (seeds and tools read the store). */
-export async function openIdentityStore(connection: Connection, cache?: IdentityReadCache, versions?: UserVersions): Promise<IdentityStore> {
+export async function openIdentityStore(connection: Connection, cache?: IdentityReadCache, versions?: UserVersions): Promise<MongoIdentityRepositories> {
   const models = identityModels(connection);
   await ensureIndexes(connection);
-  const tenants = new TenantRepository(models.tenants, cache);
+  const tenants = new MongoTenantRepository(models.tenants, cache);
   return {
-    users: new UserRepository(connection, models.users, cache),
+    users: new MongoUserRepository(connection, models.users, cache),
     tenants,
-    memberships: new MembershipRepository(models.memberships, tenants, cache, versions),
-    loginCodes: new LoginCodeRepository(models.loginCodes, models.loginCodeSlots),
-    sessions: new SessionRepository(models.sessions),
-    refreshTokens: new RefreshTokenRepository(models.refreshTokens),
-    signingKeys: new SigningKeyRepository(models.signingKeys),
-    pushRegistrations: new PushRegistrationRepository(models.pushRegistrations),
-    helpConfig: new HelpConfigRepository(models.helpConfig),
-    deviceKeys: new DeviceKeyRepository(models.deviceKeys),
-    publisherApiKeys: new PublisherApiKeyRepository(models.publisherApiKeys),
-    auditEntries: new AuditEntryRepository(models.auditEntries),
+    memberships: new MongoMembershipRepository(models.memberships, tenants, cache, versions),
+    loginCodes: new MongoLoginCodeRepository(models.loginCodes, models.loginCodeSlots),
+    sessions: new MongoSessionRepository(models.sessions),
+    refreshTokens: new MongoRefreshTokenRepository(models.refreshTokens),
+    signingKeys: new MongoSigningKeyRepository(models.signingKeys),
+    pushRegistrations: new MongoPushRegistrationRepository(models.pushRegistrations),
+    helpConfig: new MongoHelpConfigRepository(models.helpConfig),
+    deviceKeys: new MongoDeviceKeyRepository(models.deviceKeys),
+    publisherApiKeys: new MongoPublisherApiKeyRepository(models.publisherApiKeys),
+    auditEntries: new MongoAuditEntryRepository(models.auditEntries),
   };
 }

@@ -2,17 +2,17 @@
 // of a code first takes one of its numbered attempt slots (a unique insert,
 // `claimOnce`), and a correct code is used by taking its `used` slot, so
 // parallel guesses never get more than the allowed attempts and a code logs
-// in at most once. Implements the domain's LoginCodeStore.
+// in at most once. Implements the domain's LoginCodeRepository.
 import { randomUUID } from 'node:crypto';
 import { claimOnce } from '@folio/mongo';
 import type { Model } from 'mongoose';
-import type { LoginCodeRecord, LoginCodeStore } from '../domain/repositories.js';
+import type { LoginCodeRecord, LoginCodeRepository } from '../domain/repositories.js';
 import { isDuplicateKey, type LoginCodeDoc, type LoginCodeSlotDoc } from './schemas.js';
 
 /** Slots outlive their code by this much, so that a check still in flight cannot find them gone. */
 const SLOT_GRACE_MS = 5 * 60_000;
 
-export class LoginCodeRepository implements LoginCodeStore {
+export class MongoLoginCodeRepository implements LoginCodeRepository {
   constructor(
     private readonly model: Model<LoginCodeDoc>,
     private readonly slots: Model<LoginCodeSlotDoc>,

@@ -1,20 +1,20 @@
 // Which users have an account in which tenants, and their publisher staff
 // role there. Creating or deleting a membership also moves the tenant's
 // member count (discovery's sort key). Implements the domain's
-// MembershipStore; `has` (device keys) and `countIn` (the seed) are extra.
+// MembershipRepository; `has` (device keys) and `countIn` (the seed) are extra.
 // Roles are always read from the store: the read cache holds tenant ids only.
 import type { Model } from 'mongoose';
 import type { StaffRole } from '../domain/staff.js';
-import type { MembershipStore } from '../domain/repositories.js';
+import type { MembershipRepository } from '../domain/repositories.js';
 import { readThrough, type IdentityReadCache } from './read-cache.js';
 import { isDuplicateKey, type MembershipDoc } from './schemas.js';
-import type { TenantRepository } from './tenants.js';
+import type { MongoTenantRepository } from './tenants.js';
 import type { UserVersions } from './user-versions.js';
 
-export class MembershipRepository implements MembershipStore {
+export class MongoMembershipRepository implements MembershipRepository {
   constructor(
     private readonly model: Model<MembershipDoc>,
-    private readonly tenants: TenantRepository,
+    private readonly tenants: MongoTenantRepository,
     private readonly cache?: IdentityReadCache,
     private readonly versions?: UserVersions,
   ) {}

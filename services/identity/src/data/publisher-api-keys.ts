@@ -1,8 +1,8 @@
 // Publisher API keys in `publisher_api_keys`: `_id` is the SHA-256 of the key,
 // so authorizing a request reads one document by `_id`. Implements the
-// domain's PublisherApiKeyStore.
+// domain's PublisherApiKeyRepository.
 import type { Model } from 'mongoose';
-import type { PublisherApiKeyRecord, PublisherApiKeyStore } from '../domain/publisher-api-keys.js';
+import type { PublisherApiKeyRecord, PublisherApiKeyRepository } from '../domain/publisher-api-keys.js';
 import type { PublisherApiKeyDoc } from './schemas.js';
 
 const toRecord = (doc: PublisherApiKeyDoc): PublisherApiKeyRecord => ({
@@ -18,7 +18,7 @@ const toRecord = (doc: PublisherApiKeyDoc): PublisherApiKeyRecord => ({
   revokedAt: doc.revoked_at ?? null,
 });
 
-export class PublisherApiKeyRepository implements PublisherApiKeyStore {
+export class MongoPublisherApiKeyRepository implements PublisherApiKeyRepository {
   constructor(private readonly model: Model<PublisherApiKeyDoc>) {}
 
   async insert(record: PublisherApiKeyRecord): Promise<void> {

@@ -1,10 +1,10 @@
 // Push messaging registrations: one per (user, tenant, device). Implements the
-// domain's PushRegistrationStore.
+// domain's PushRegistrationRepository.
 import type { Model } from 'mongoose';
-import type { PushRegistration, PushRegistrationStore } from '../domain/repositories.js';
+import type { PushRegistration, PushRegistrationRepository } from '../domain/repositories.js';
 import type { PushRegistrationDoc } from './schemas.js';
 
-export class PushRegistrationRepository implements PushRegistrationStore {
+export class MongoPushRegistrationRepository implements PushRegistrationRepository {
   constructor(private readonly model: Model<PushRegistrationDoc>) {}
 
   async upsert(registration: PushRegistration, now: Date): Promise<void> {

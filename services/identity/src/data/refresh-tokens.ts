@@ -1,12 +1,12 @@
 // Refresh tokens, stored only as SHA-256 hashes. A rotation is the insert of
 // the successor token, unique on its parent's hash: of any number of
 // concurrent refreshes with one token exactly one insert succeeds.
-// Implements the domain's RefreshTokenStore.
+// Implements the domain's RefreshTokenRepository.
 import type { Model } from 'mongoose';
-import type { RefreshTokenRecord, RefreshTokenStore } from '../domain/repositories.js';
+import type { RefreshTokenRecord, RefreshTokenRepository } from '../domain/repositories.js';
 import { isDuplicateKey, type RefreshTokenDoc } from './schemas.js';
 
-export class RefreshTokenRepository implements RefreshTokenStore {
+export class MongoRefreshTokenRepository implements RefreshTokenRepository {
   constructor(private readonly model: Model<RefreshTokenDoc>) {}
 
   /** Inserts a token; false when its parent already has a successor (a lost rotation race). */

@@ -1,12 +1,12 @@
 // Mobile sessions: one per access token (jti). A login starts a token family;
 // every refresh ends the family's current session (`rotated`) and starts the
 // next, so a family has at most one live session. Implements the domain's
-// SessionStore.
+// SessionRepository.
 import type { Model } from 'mongoose';
-import type { SessionRecord, SessionStore } from '../domain/repositories.js';
+import type { SessionRecord, SessionRepository } from '../domain/repositories.js';
 import type { SessionDoc, SessionStatus } from './schemas.js';
 
-export class SessionRepository implements SessionStore {
+export class MongoSessionRepository implements SessionRepository {
   constructor(private readonly model: Model<SessionDoc>) {}
 
   async create(session: SessionRecord): Promise<void> {

@@ -1,11 +1,11 @@
 // Access-token signing keys. One key is active; keys that signed tokens that
 // may still be alive stay published in the JWKS until they are retired.
-// Implements the domain's SigningKeyStore.
+// Implements the domain's SigningKeyRepository.
 import type { Model } from 'mongoose';
-import type { SigningKeyRecord, SigningKeyStore } from '../domain/repositories.js';
+import type { SigningKeyRecord, SigningKeyRepository } from '../domain/repositories.js';
 import type { SigningKeyDoc } from './schemas.js';
 
-export class SigningKeyRepository implements SigningKeyStore {
+export class MongoSigningKeyRepository implements SigningKeyRepository {
   constructor(private readonly model: Model<SigningKeyDoc>) {}
 
   /** The newest active key (two replicas starting at once may both create one; either is valid). */

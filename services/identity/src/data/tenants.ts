@@ -1,8 +1,8 @@
 // Tenants (stores) and their settings, as loaded from the dataset by the seed.
-// Implements the domain's TenantStore (discovery's query is built here from
+// Implements the domain's TenantRepository (discovery's query is built here from
 // its criteria); the seed's writes and the member count are extra.
 import type { FilterQuery, Model } from 'mongoose';
-import type { DiscoveryCriteria, TenantStore } from '../domain/repositories.js';
+import type { DiscoveryCriteria, TenantRepository } from '../domain/repositories.js';
 import { readThrough, type IdentityReadCache } from './read-cache.js';
 import type { TenantDoc } from './schemas.js';
 
@@ -10,7 +10,7 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export class TenantRepository implements TenantStore {
+export class MongoTenantRepository implements TenantRepository {
   /** Reads through `cache` when given (the service's own store; seeds and tests read the store). */
   constructor(
     private readonly model: Model<TenantDoc>,

@@ -1,12 +1,12 @@
 // Users: integer ids (the API exposes them) from the `users` sequence, unique e-mail.
-// Implements the domain's UserStore; the seed's upsert is extra.
+// Implements the domain's UserRepository; the seed's upsert is extra.
 import { nextSequence, type Connection } from '@folio/mongo';
 import type { Model } from 'mongoose';
-import type { UserStore } from '../domain/repositories.js';
+import type { UserRepository } from '../domain/repositories.js';
 import { readThrough, type IdentityReadCache } from './read-cache.js';
 import { isDuplicateKey, type UserDoc } from './schemas.js';
 
-export class UserRepository implements UserStore {
+export class MongoUserRepository implements UserRepository {
   constructor(
     private readonly connection: Connection,
     private readonly model: Model<UserDoc>,

@@ -8,11 +8,14 @@ import type { Logger } from '@folio/logger';
 import { EVENT, type AccountDeletedPayload } from './events.js';
 import type { EventSink } from './ports.js';
 import type { Sessions } from './sessions.js';
-import type { IdentityStores } from './repositories.js';
+import type { IdentityRepositories } from './repositories.js';
 
 export class AccountEraser {
   constructor(
-    private readonly store: Pick<IdentityStores, 'users' | 'sessions' | 'refreshTokens' | 'deviceKeys' | 'memberships' | 'pushRegistrations' | 'loginCodes'>,
+    private readonly store: Pick<
+      IdentityRepositories,
+      'users' | 'sessions' | 'refreshTokens' | 'deviceKeys' | 'memberships' | 'pushRegistrations' | 'loginCodes'
+    >,
     private readonly events: EventSink,
     private readonly logger: Logger,
     private readonly sessionsOf: Pick<Sessions, 'endAllOf'>,

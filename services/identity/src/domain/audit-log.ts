@@ -22,7 +22,7 @@ export interface AuditEntry {
 }
 
 /** Where entries are kept (data/audit-entries.ts). */
-export interface AuditEntryStore {
+export interface AuditEntryRepository {
   /** False when an entry with this id exists already (a retried record). */
   insert(entry: AuditEntry): Promise<boolean>;
   findById(tenantId: number, id: string): Promise<AuditEntry | null>;
@@ -46,7 +46,7 @@ export interface AuditPage {
 }
 
 export class AuditLog {
-  constructor(private readonly entries: AuditEntryStore) {}
+  constructor(private readonly entries: AuditEntryRepository) {}
 
   async record(request: { tenantId: number; actor: string; action: string; target: string; detailsJson: string; requestId: string }): Promise<AuditEntry> {
     const fields = {

@@ -35,7 +35,7 @@ export interface DeviceKeyRecord {
 }
 
 /** Where device keys are kept (data/device-keys.ts): each lookup one `_id` or unique-index read. */
-export interface DeviceKeyStore {
+export interface DeviceKeyRepository {
   insert(record: DeviceKeyRecord): Promise<void>;
   findByDigest(digest: string): Promise<DeviceKeyRecord | null>;
   findByMd5Digest(md5Digest: string): Promise<DeviceKeyRecord | null>;
@@ -94,7 +94,7 @@ const viewOf = (record: DeviceKeyRecord): DeviceKeyView => ({ id: record.id, lab
 
 export class DeviceKeys {
   constructor(
-    private readonly keys: DeviceKeyStore,
+    private readonly keys: DeviceKeyRepository,
     private readonly accounts: DeviceKeyAccounts,
     private readonly limiter: RateLimiter,
     private readonly logger: Logger,

@@ -7,7 +7,7 @@
 // aggregates. Pagination is by signed offset cursors.
 import type { CursorCodec } from './cursor.js';
 import { invalidFields } from './errors.js';
-import type { DiscoveryCriteria, IdentityStores, TenantRecord } from './repositories.js';
+import type { DiscoveryCriteria, IdentityRepositories, TenantRecord } from './repositories.js';
 import { appTenantIdOf, DEFAULT_TENANT_ID } from './tenants.js';
 
 export interface DiscoveryRequest {
@@ -34,7 +34,7 @@ export function searchable(text: string): string {
 
 export class TenantDiscovery {
   constructor(
-    private readonly store: Pick<IdentityStores, 'memberships' | 'tenants'>,
+    private readonly store: Pick<IdentityRepositories, 'memberships' | 'tenants'>,
     private readonly cursors: CursorCodec,
   ) {}
 

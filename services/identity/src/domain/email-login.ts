@@ -11,7 +11,7 @@ import type { RateLimiter, RateRule } from '@folio/rate-limit';
 import { INVALID_DATA, invalidFields } from './errors.js';
 import { langOf, type LoginCodeSender } from './ports.js';
 import type { Sessions, TokenPair } from './sessions.js';
-import type { IdentityStores } from './repositories.js';
+import type { IdentityRepositories } from './repositories.js';
 import type { TenantDirectory } from './tenants.js';
 import { normalizeEmail, requireEmail, type UserAccounts } from './users.js';
 
@@ -34,7 +34,7 @@ export interface EmailLoginSettings {
 export class EmailLogin {
   constructor(
     private readonly deps: {
-      store: Pick<IdentityStores, 'loginCodes' | 'users'>;
+      store: Pick<IdentityRepositories, 'loginCodes' | 'users'>;
       users: UserAccounts;
       tenants: TenantDirectory;
       sessions: Sessions;

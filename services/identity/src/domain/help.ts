@@ -6,7 +6,7 @@
 import { invalidCredentials, invalidFields, nulFieldErrors } from './errors.js';
 import { EVENT, type AccountDeletionRequestedPayload, type HelpRequestedPayload, type HelpRoute } from './events.js';
 import { langOf, type EventSink } from './ports.js';
-import type { IdentityStores } from './repositories.js';
+import type { IdentityRepositories } from './repositories.js';
 import { appTenantIdOf, DEFAULT_TENANT_ID, type TenantDirectory } from './tenants.js';
 
 export const DELETE_ACCOUNT_SUBJECT = 'delete-account-and-data';
@@ -43,7 +43,7 @@ function labelsOf(labelsByLang: Record<string, Record<string, string>>, key: str
 
 export class HelpDesk {
   constructor(
-    private readonly store: Pick<IdentityStores, 'helpConfig' | 'users'>,
+    private readonly store: Pick<IdentityRepositories, 'helpConfig' | 'users'>,
     private readonly tenants: TenantDirectory,
     private readonly events: EventSink,
   ) {}

@@ -54,7 +54,7 @@ export interface PublisherApiKeyRecord {
 export type PublisherApiKeyView = Omit<PublisherApiKeyRecord, 'digest'>;
 
 /** Where keys are kept (data/publisher-api-keys.ts). */
-export interface PublisherApiKeyStore {
+export interface PublisherApiKeyRepository {
   insert(record: PublisherApiKeyRecord): Promise<void>;
   /** By `_id`: the one read of every request made with a key. */
   findByDigest(digest: string): Promise<PublisherApiKeyRecord | null>;
@@ -72,7 +72,7 @@ const viewOf = ({ digest: _digest, ...view }: PublisherApiKeyRecord): PublisherA
 
 export class PublisherApiKeys {
   constructor(
-    private readonly keys: PublisherApiKeyStore,
+    private readonly keys: PublisherApiKeyRepository,
     private readonly limiter: RateLimiter,
     private readonly logger: Logger,
   ) {}

@@ -3,14 +3,14 @@
 import { invalidFields, nulFieldErrors } from './errors.js';
 import { EVENT, type PushRegisteredPayload, type PushUnregisteredPayload } from './events.js';
 import type { EventSink } from './ports.js';
-import type { IdentityStores } from './repositories.js';
+import type { IdentityRepositories } from './repositories.js';
 import type { TenantDirectory } from './tenants.js';
 
 export type PushPlatform = 'ios' | 'android';
 
 export class PushRegistrations {
   constructor(
-    private readonly store: Pick<IdentityStores, 'pushRegistrations'>,
+    private readonly store: Pick<IdentityRepositories, 'pushRegistrations'>,
     private readonly tenants: TenantDirectory,
     private readonly events: EventSink,
   ) {}

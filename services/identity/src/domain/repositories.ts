@@ -3,9 +3,9 @@
 // (data/index.ts opens them all, app.ts hands them to the use cases). The
 // records keep the documents' field names (`_id`, snake_case), so the
 // repositories hand their lean documents over as they are.
-import type { AuditEntryStore } from './audit-log.js';
-import type { DeviceKeyStore } from './device-keys.js';
-import type { PublisherApiKeyStore } from './publisher-api-keys.js';
+import type { AuditEntryRepository } from './audit-log.js';
+import type { DeviceKeyRepository } from './device-keys.js';
+import type { PublisherApiKeyRepository } from './publisher-api-keys.js';
 import type { StaffRole } from './staff.js';
 
 export interface UserRecord {
@@ -132,7 +132,7 @@ export interface HelpConfigRecord {
   generic_app_only: string[];
 }
 
-export interface UserStore {
+export interface UserRepository {
   findById(id: number): Promise<UserRecord | null>;
   findByEmail(email: string): Promise<UserRecord | null>;
   /** The user with this (normalized) e-mail, created if absent; concurrent first logins end with one user. */
@@ -141,7 +141,7 @@ export interface UserStore {
   delete(id: number): Promise<boolean>;
 }
 
-export interface TenantStore {
+export interface TenantRepository {
   findById(id: number): Promise<TenantRecord | null>;
   /** Ascending by id; unknown ids are left out. */
   findByIds(ids: number[]): Promise<TenantRecord[]>;
@@ -153,7 +153,7 @@ export interface TenantStore {
 }
 
 /** Which users have an account in which tenants, and their staff role there. */
-export interface MembershipStore {
+export interface MembershipRepository {
   /** Idempotent; `true` only for the call that created it. */
   ensure(userId: number, tenantId: number): Promise<boolean>;
   /** Ascending. */
@@ -170,7 +170,7 @@ export interface MembershipStore {
 }
 
 /** One pending login code per e-mail; every check of it takes one of its attempt slots first. */
-export interface LoginCodeStore {
+export interface LoginCodeRepository {
   /** Stores a new code for the e-mail, replacing any previous one (a new code starts with no attempts). */
   replace(email: string, hash: string, expiresAt: Date): Promise<void>;
   find(email: string): Promise<LoginCodeRecord | null>;
@@ -182,7 +182,7 @@ export interface LoginCodeStore {
   deleteFor(email: string): Promise<void>;
 }
 
-export interface SessionStore {
+export interface SessionRepository {
   create(session: SessionRecord): Promise<void>;
   findByJti(jti: string): Promise<SessionRecord | null>;
   /** Moves a session from `active` to `status`; false when it was no longer active. */
@@ -200,7 +200,7 @@ export interface SessionStore {
   deleteAllOf(userId: number): Promise<number>;
 }
 
-export interface RefreshTokenStore {
+export interface RefreshTokenRepository {
   /** Inserts a token; false when its parent already has a successor (a lost rotation race). */
   insert(token: RefreshTokenRecord): Promise<boolean>;
   findByHash(hash: string): Promise<RefreshTokenRecord | null>;
@@ -212,7 +212,7 @@ export interface RefreshTokenStore {
   deleteAllOf(userId: number): Promise<number>;
 }
 
-export interface SigningKeyStore {
+export interface SigningKeyRepository {
   /** The newest active key. */
   active(): Promise<SigningKeyRecord | null>;
   insert(key: SigningKeyRecord): Promise<void>;
@@ -224,30 +224,30 @@ export interface SigningKeyStore {
   published(): Promise<SigningKeyRecord[]>;
 }
 
-export interface PushRegistrationStore {
+export interface PushRegistrationRepository {
   upsert(registration: PushRegistration, now: Date): Promise<void>;
   /** Deletes a device's registrations across tenants; returns the tenants it was registered in, ascending. */
   deleteDevice(userId: number, deviceToken: string, platform?: string): Promise<number[]>;
   deleteAllOf(userId: number): Promise<number>;
 }
 
-export interface HelpConfigStore {
+export interface HelpConfigRepository {
   /** Null until the dataset was loaded. */
   get(): Promise<HelpConfigRecord | null>;
 }
 
-/** Every store of identity's database; each use case takes the ones it needs (a Pick of this). */
-export interface IdentityStores {
-  users: UserStore;
-  tenants: TenantStore;
-  memberships: MembershipStore;
-  loginCodes: LoginCodeStore;
-  sessions: SessionStore;
-  refreshTokens: RefreshTokenStore;
-  signingKeys: SigningKeyStore;
-  pushRegistrations: PushRegistrationStore;
-  helpConfig: HelpConfigStore;
-  deviceKeys: DeviceKeyStore;
-  publisherApiKeys: PublisherApiKeyStore;
-  auditEntries: AuditEntryStore;
+/** Every repository of identity's database; each use case takes the ones it needs (a Pick of this). */
+export interface IdentityRepositories {
+  users: UserRepository;
+  tenants: TenantRepository;
+  memberships: MembershipRepository;
+  loginCodes: LoginCodeRepository;
+  sessions: SessionRepository;
+  refreshTokens: RefreshTokenRepository;
+  signingKeys: SigningKeyRepository;
+  pushRegistrations: PushRegistrationRepository;
+  helpConfig: HelpConfigRepository;
+  deviceKeys: DeviceKeyRepository;
+  publisherApiKeys: PublisherApiKeyRepository;
+  auditEntries: AuditEntryRepository;
 }

@@ -27,7 +27,7 @@ import { conflict, unavailable } from '@folio/errors';
 import type { Logger } from '@folio/logger';
 import { invalidCredentials, invalidFields } from './errors.js';
 import type { SigningKeys } from './signing-keys.js';
-import type { IdentityStores, SessionRecord, UserRecord } from './repositories.js';
+import type { IdentityRepositories, SessionRecord, UserRecord } from './repositories.js';
 
 export interface TokenPair {
   accessToken: string;
@@ -87,7 +87,7 @@ export function hashRefreshToken(token: string): string {
 
 export class Sessions {
   constructor(
-    private readonly store: Pick<IdentityStores, 'refreshTokens' | 'sessions' | 'users'>,
+    private readonly store: Pick<IdentityRepositories, 'refreshTokens' | 'sessions' | 'users'>,
     private readonly keys: SigningKeys,
     private readonly settings: SessionSettings,
     private readonly logger: Logger,

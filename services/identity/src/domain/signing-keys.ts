@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type KeyLike } from 'jose';
 import { withLowS } from '@folio/crypto';
-import type { SigningKeyRecord, SigningKeyStore } from './repositories.js';
+import type { SigningKeyRecord, SigningKeyRepository } from './repositories.js';
 
 export const ALG = 'ES256';
 const CACHE_MS = 60_000;
@@ -20,7 +20,7 @@ export class SigningKeys {
   private current: { kid: string; key: KeyLike | Uint8Array; loadedAt: number } | undefined;
 
   constructor(
-    private readonly keys: SigningKeyStore,
+    private readonly keys: SigningKeyRepository,
     private readonly settings: { issuer: string; audience: string; accessTokenTtlSeconds: number },
   ) {}
 

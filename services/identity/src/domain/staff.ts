@@ -8,7 +8,7 @@
 // never cached: taking a role away takes effect on the next request.
 import { DomainError, invalidArgument, notFound, permissionDenied } from '@folio/errors';
 import type { PublisherApiKeys } from './publisher-api-keys.js';
-import type { IdentityStores } from './repositories.js';
+import type { IdentityRepositories } from './repositories.js';
 import { requireEmail } from './users.js';
 
 export type StaffRole = 'editor' | 'owner';
@@ -38,7 +38,7 @@ const lastOwner = () => new DomainError('FAILED_PRECONDITION', LAST_OWNER, { rea
 
 export class StaffDirectory {
   constructor(
-    private readonly store: Pick<IdentityStores, 'users' | 'tenants' | 'memberships'>,
+    private readonly store: Pick<IdentityRepositories, 'users' | 'tenants' | 'memberships'>,
     private readonly apiKeys: PublisherApiKeys,
   ) {}
 

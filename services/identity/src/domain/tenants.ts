@@ -1,7 +1,7 @@
 // Tenants as other services and clients see them, and the memberships that
 // give a user an account in a tenant.
 import { invalidArgument, notFound } from '@folio/errors';
-import type { IdentityStores, TenantRecord } from './repositories.js';
+import type { IdentityRepositories, TenantRecord } from './repositories.js';
 
 /** The generic (non-branded) app's tenant: the default `X-CustomApp-Tenant-Id`. */
 export const DEFAULT_TENANT_ID = 1;
@@ -11,7 +11,7 @@ export function appTenantIdOf(value: number | undefined | null): number {
 }
 
 export class TenantDirectory {
-  constructor(private readonly store: Pick<IdentityStores, 'tenants' | 'users' | 'memberships'>) {}
+  constructor(private readonly store: Pick<IdentityRepositories, 'tenants' | 'users' | 'memberships'>) {}
 
   async get(tenantId: number): Promise<TenantRecord> {
     const tenant = tenantId > 0 ? await this.store.tenants.findById(tenantId) : null;

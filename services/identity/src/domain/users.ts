@@ -1,7 +1,7 @@
 // Users and their accounts in tenants: found or created by e-mail at login,
 // read back as the profile of GET /api/v2/user.
 import { invalidCredentials, invalidFields } from './errors.js';
-import type { IdentityStores, TenantRecord, UserRecord } from './repositories.js';
+import type { IdentityRepositories, TenantRecord, UserRecord } from './repositories.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -19,7 +19,7 @@ export function requireEmail(raw: string): string {
 }
 
 export class UserAccounts {
-  constructor(private readonly store: Pick<IdentityStores, 'users' | 'memberships' | 'tenants'>) {}
+  constructor(private readonly store: Pick<IdentityRepositories, 'users' | 'memberships' | 'tenants'>) {}
 
   /** The user with this e-mail, created if absent, with an account in the tenant. */
   async findOrCreateIn(email: string, tenantId: number): Promise<UserRecord> {
