@@ -15,7 +15,7 @@ import { commerce } from '@folio/proto';
 import { deleteTopology, demoDataset, freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
 import { startCommerce, type CommerceOptions, type RunningCommerce } from '../src/app.js';
 import { loadCommerceConfig, type CommerceConfig } from '../src/config.js';
-import { openCommerceStore, type MongoCommerceStore } from '../src/data/index.js';
+import { openCommerceStore, type MongoCommerceRepositories } from '../src/data/index.js';
 import { seedCommerce, type CommerceDataset } from '../src/seed.js';
 
 export { failureOf, observeEvents } from '@folio/testing';
@@ -43,7 +43,7 @@ export interface TestStack {
   identityConfig: IdentityConfig;
   /** commerce's database, for arranging and inspecting state. */
   db: Connection;
-  store: MongoCommerceStore;
+  store: MongoCommerceRepositories;
   /** User ids as identity assigned them, by e-mail. */
   users: Record<string, number>;
   stop(): Promise<void>;

@@ -2,7 +2,7 @@
 // a repository per aggregate, each implementing the interface the domain
 // declares for it (domain/repositories.ts).
 import { ensureIndexes, type Connection } from '@folio/mongo';
-import type { CommerceStore } from '../domain/repositories.js';
+import type { CommerceRepositories } from '../domain/repositories.js';
 import { MongoCheckoutLockRepository } from './checkout-locks.js';
 import { MongoGrantRepository } from './grants.js';
 import { MongoOfferRepository } from './offers.js';
@@ -23,8 +23,8 @@ export type {
   MongoWebSessionRepository,
 };
 
-/** The store as this service wires it: the domain's repositories, plus what the seed and tests use (put, count). */
-export interface MongoCommerceStore extends CommerceStore {
+/** The domain's repositories as this service wires them, plus what the seed and tests use (put, count). */
+export interface MongoCommerceRepositories extends CommerceRepositories {
   offers: MongoOfferRepository;
   grants: MongoGrantRepository;
   subscriptions: MongoSubscriptionRepository;
@@ -56,7 +56,7 @@ async function dropRetiredCollections(connection: Connection): Promise<void> {
   }
 }
 
-export async function openCommerceStore(connection: Connection, options: { offerCacheMs?: number } = {}): Promise<MongoCommerceStore> {
+export async function openCommerceStore(connection: Connection, options: { offerCacheMs?: number } = {}): Promise<MongoCommerceRepositories> {
   const models = commerceModels(connection);
   await ensureIndexes(connection);
   await dropRetiredCollections(connection);

@@ -14,7 +14,7 @@ import {
 } from './access.js';
 import type { Owners } from './owners.js';
 import type { Clock, TenantInfo, Tenants } from './ports.js';
-import type { CommerceStore, GrantRecord, OfferRecord, SubscriptionRecord } from './repositories.js';
+import type { CommerceRepositories, GrantRecord, OfferRecord, SubscriptionRecord } from './repositories.js';
 
 export interface IssueAccess {
   issueId: number;
@@ -38,7 +38,7 @@ export interface WholeTenant {
 
 export class AccessQueries {
   constructor(
-    private readonly store: CommerceStore,
+    private readonly store: CommerceRepositories,
     private readonly tenants: Tenants,
     private readonly owners: Owners,
     private readonly clock: Clock,

@@ -8,11 +8,11 @@ import type { Logger } from '@folio/logger';
 import { ACCESS_CHANGED, type AccessChangedPayload } from '@folio/messaging';
 import { derivedEventId } from './event-ids.js';
 import type { Clock, EventSink } from './ports.js';
-import type { CommerceStore } from './repositories.js';
+import type { CommerceRepositories } from './repositories.js';
 
 export class AccountEraser {
   constructor(
-    private readonly store: CommerceStore,
+    private readonly store: CommerceRepositories,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly events: EventSink,

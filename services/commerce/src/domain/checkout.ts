@@ -22,7 +22,7 @@ import { fromMinor, toMinor } from './money.js';
 import type { DeclineKey, PaymentField, PaymentFieldErrorKey, PaymentProvider } from './payments.js';
 import type { Clock, EventSink, IssueNames, TenantInfo, Tenants } from './ports.js';
 import { returnUrl } from './purchase.js';
-import type { CartRecord, CommerceStore, OrderRecord, WebSessionRecord } from './repositories.js';
+import type { CartRecord, CommerceRepositories, OrderRecord, WebSessionRecord } from './repositories.js';
 import { toIso } from './time.js';
 
 export const PURCHASE_COMPLETED = 'purchase.completed';
@@ -89,7 +89,7 @@ export class Checkout {
 
   constructor(
     private readonly deps: {
-      store: CommerceStore;
+      store: CommerceRepositories;
       tenants: Tenants;
       names: IssueNames;
       access: AccessQueries;

@@ -2,11 +2,11 @@
 // seeded (dataset) records are keyed by. identity is asked once per user;
 // the answer is kept in commerce's database (e-mails never change there).
 import type { Clock, Users } from './ports.js';
-import type { CommerceStore, Owner } from './repositories.js';
+import type { CommerceRepositories, Owner } from './repositories.js';
 
 export class Owners {
   constructor(
-    private readonly store: CommerceStore,
+    private readonly store: CommerceRepositories,
     private readonly users: Users,
     private readonly clock: Clock,
   ) {}

@@ -11,7 +11,7 @@ import { invalidArgument, notFound } from '@folio/errors';
 import { ACCESS_CHANGED, type AccessChangedPayload } from '@folio/messaging';
 import { minorDigits } from './money.js';
 import type { Clock, EventSink, Tenants } from './ports.js';
-import type { CommerceStore, GrantRecord, Licensing, OfferRecord, PriceRecord, Sale } from './repositories.js';
+import type { CommerceRepositories, GrantRecord, Licensing, OfferRecord, PriceRecord, Sale } from './repositories.js';
 
 /** How an issue is sold, in the publisher's words. */
 export type SaleMode = 'individual' | 'subscription' | 'pay_per_use';
@@ -223,7 +223,7 @@ export function grantFrom(input: GrantInput, now: Date): GrantRecord {
 }
 
 export class Publishing {
-  constructor(private readonly deps: { store: CommerceStore; tenants: Tenants; events: EventSink; clock: Clock }) {}
+  constructor(private readonly deps: { store: CommerceRepositories; tenants: Tenants; events: EventSink; clock: Clock }) {}
 
   /** Creates or replaces the offer of an issue. */
   async putOffer(input: OfferInput): Promise<OfferRecord> {

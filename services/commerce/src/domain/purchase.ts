@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DomainError, failedPrecondition, notFound, unauthenticated } from '@folio/errors';
 import { offerView, type SaleRefusal } from './access.js';
 import type { Clock, TenantInfo, Tenants, Users } from './ports.js';
-import { hashSessionId, type CommerceStore } from './repositories.js';
+import { hashSessionId, type CommerceRepositories } from './repositories.js';
 
 /** The generic app's tenant: `app_tenant_id` 1 means the generic app (scheme rule 1). */
 export const GENERIC_APP_TENANT_ID = 1;
@@ -52,7 +52,7 @@ export async function resolveReturnScheme(current: TenantInfo, appTenantId: numb
 
 export class Purchases {
   constructor(
-    private readonly deps: { store: CommerceStore; tenants: Tenants; users: Users; clock: Clock },
+    private readonly deps: { store: CommerceRepositories; tenants: Tenants; users: Users; clock: Clock },
     private readonly settings: PurchaseSettings,
   ) {}
 

@@ -263,7 +263,7 @@ export interface CheckoutLockRepository {
 }
 
 /** The commerce database's repositories, as the use cases see them. */
-export interface CommerceStore {
+export interface CommerceRepositories {
   offers: OfferRepository;
   grants: GrantRepository;
   subscriptions: SubscriptionRepository;
