@@ -13,7 +13,7 @@ import { CatalogSync } from './domain/catalog-sync.js';
 import { CatalogView } from './domain/catalog-view.js';
 import { CatalogSnapshots, type SnapshotWrite, type ViewLoad } from './domain/snapshot.js';
 import { IssueDetailsFile } from './data/issue-details-file.js';
-import { SnapshotRepository } from './data/snapshots.js';
+import { MongoSnapshotRepository } from './data/snapshots.js';
 import { SnapshotRefresh } from './domain/snapshot-refresh.js';
 import { ContinueReading } from './domain/continue-reading.js';
 import { CursorCodec } from './domain/cursor.js';
@@ -89,7 +89,7 @@ export async function startCatalog(
       {
         view,
         sync,
-        store: new SnapshotRepository(connection, config.SNAPSHOT_CHUNK_BYTES),
+        store: new MongoSnapshotRepository(connection, config.SNAPSHOT_CHUNK_BYTES),
         logger,
         collectGarbage,
       },

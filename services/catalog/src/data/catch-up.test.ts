@@ -12,8 +12,8 @@ import { CatalogSnapshots } from '../domain/snapshot.js';
 import { SnapshotRefresh } from '../domain/snapshot-refresh.js';
 import type { IssueInput, StoredIssue } from '../domain/repositories.js';
 import { CHANGE_BUCKET_MS } from './change-buckets.js';
-import { openCatalogStore, type CatalogStore } from './index.js';
-import { SnapshotRepository } from './snapshots.js';
+import { openCatalogStore, type MongoCatalogRepositories } from './index.js';
+import { MongoSnapshotRepository } from './snapshots.js';
 
 const logger = createLogger({ service: 'catalog-catch-up-test', level: 'silent' });
 /** Smaller than a bucket's changes below, so that pages end inside a run of buckets. */
@@ -46,14 +46,14 @@ function issue(id: number, fields: Partial<IssueInput> = {}): IssueInput {
 
 describe('catching up after a start from a snapshot', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let store: CatalogStore;
+  let store: MongoCatalogRepositories;
 
   /** A replica's view as app.ts fills it: from the stored snapshot plus a catch-up, or from the whole catalog. */
   async function startView(options: { snapshotWrites?: boolean } = {}) {
     const view = new CatalogView(temporaryDetails);
     const sync = new CatalogSync(view, store, logger, { batchSize: PAGE, overlapMs: OVERLAP_MS });
     const snapshots = new CatalogSnapshots(
-      { view, sync, store: new SnapshotRepository(db.connection, 4_096), logger },
+      { view, sync, store: new MongoSnapshotRepository(db.connection, 4_096), logger },
       { intervalMs: options.snapshotWrites ? 60_000 : 0 },
     );
     return { view, sync, snapshots, loaded: await snapshots.loadView() };
@@ -135,10 +135,10 @@ describe('catching up after a start from a snapshot', () => {
     // The replica took 25 changes at its start: past the refresh's threshold it stores a snapshot
     // of its view, once (two checks), and the next replica starts from that one.
     const refresh = new SnapshotRefresh({ ...replica, logger }, { changes: 10, checkMs: 60_000, minGapMs: 60_000 });
-    const headBefore = await new SnapshotRepository(db.connection).head();
+    const headBefore = await new MongoSnapshotRepository(db.connection).head();
     await refresh.check();
     await refresh.check();
-    const headAfter = await new SnapshotRepository(db.connection).head();
+    const headAfter = await new MongoSnapshotRepository(db.connection).head();
     expect(headAfter?.snapshot_id).not.toBe(headBefore?.snapshot_id);
     expect(headAfter?.previous?.snapshot_id).toBe(headBefore?.snapshot_id);
     expect(headAfter?.watermark.getTime()).toBe(replica.sync.highWater!.getTime());

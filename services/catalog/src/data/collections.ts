@@ -1,12 +1,12 @@
 // Collections (taxonomy shelves) of each tenant, in library order.
 import type { Model } from 'mongoose';
-import type { CollectionInput, CollectionStore, UpsertResult } from '../domain/repositories.js';
+import type { CollectionInput, CollectionRepository, UpsertResult } from '../domain/repositories.js';
 import { changeBucket, findChanged } from './change-buckets.js';
 import type { CollectionDoc } from './schemas.js';
 
 export const collectionId = (tenantId: number, slug: string) => `${tenantId}:${slug}`;
 
-export class CollectionRepository implements CollectionStore {
+export class MongoCollectionRepository implements CollectionRepository {
   constructor(private readonly model: Model<CollectionDoc>) {}
 
   async all(): Promise<CollectionDoc[]> {

@@ -5,7 +5,7 @@
 import type { ReferenceCache } from '@folio/messaging';
 import { isDuplicateKeyError } from '@folio/mongo';
 import type { Model } from 'mongoose';
-import type { FavoriteKey, FavoriteStore } from '../domain/repositories.js';
+import type { FavoriteKey, FavoriteRepository } from '../domain/repositories.js';
 import type { FavoriteDoc } from './schemas.js';
 
 const favoriteId = (key: FavoriteKey) => `${key.tenant_id}:${key.user_id}:${key.issue_id}`;
@@ -28,7 +28,7 @@ export function forgetFavoritesOf(entries: ReferenceCache<string, boolean>, user
   entries.deleteWhere((id) => id.includes(marker));
 }
 
-export class FavoriteRepository implements FavoriteStore {
+export class MongoFavoriteRepository implements FavoriteRepository {
   constructor(
     private readonly model: Model<FavoriteDoc>,
     private readonly cache?: FavoriteCache,

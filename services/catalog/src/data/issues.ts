@@ -2,7 +2,7 @@
 // (and only bump `updated_at` of) issues whose content changed, so a re-seed
 // is a no-op and other replicas' catch-up reads only real changes.
 import type { FilterQuery, Model } from 'mongoose';
-import type { IssueInput, IssueState, IssueStore, StoredIssue, UpsertResult } from '../domain/repositories.js';
+import type { IssueInput, IssueState, IssueRepository, StoredIssue, UpsertResult } from '../domain/repositories.js';
 import { changeBucket, findChanged } from './change-buckets.js';
 import type { CounterDoc, IssueDoc } from './schemas.js';
 
@@ -18,7 +18,7 @@ function stateFilter(state: IssueState): FilterQuery<IssueDoc> {
 
 const notDraft: FilterQuery<IssueDoc> = { $or: [{ state: { $ne: 'draft' } }, { state: { $exists: false } }] };
 
-export class IssueRepository implements IssueStore {
+export class MongoIssueRepository implements IssueRepository {
   /** Where the last page of changedSince ended: its last issue and the last bucket it read whole. */
   private lastPage: { last: { updated_at: Date; _id: number }; lastBucket: number } | undefined;
 
@@ -103,7 +103,7 @@ export class IssueRepository implements IssueStore {
   }
 
   private requireCounters(): Model<CounterDoc> {
-    if (!this.counters) throw new Error('IssueRepository: no counters model');
+    if (!this.counters) throw new Error('MongoIssueRepository: no counters model');
     return this.counters;
   }
 

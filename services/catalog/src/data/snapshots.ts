@@ -11,7 +11,7 @@
 // replica that read the old head a moment ago can still read its chunks).
 import mongoose from 'mongoose';
 import { claimOnce, type Connection } from '@folio/mongo';
-import type { SnapshotHead, SnapshotStore } from '../domain/repositories.js';
+import type { SnapshotHead, SnapshotRepository } from '../domain/repositories.js';
 
 type Binary = mongoose.mongo.Binary;
 const { Binary } = mongoose.mongo;
@@ -32,7 +32,7 @@ interface ChunkDoc {
 
 const chunkId = (snapshotId: string, n: number) => `${snapshotId}:${n}`;
 
-export class SnapshotRepository implements SnapshotStore {
+export class MongoSnapshotRepository implements SnapshotRepository {
   constructor(
     private readonly connection: Connection,
     private readonly chunkBytes = 4 * 1024 * 1024,

@@ -29,12 +29,12 @@ import type { Logger } from '@folio/logger';
 import type { CatalogView, CollectionRecord, IssueRecord, IssueTags } from './catalog-view.js';
 import { ValuePool } from './value-pool.js';
 import type { ViewSnapshot } from './snapshot-codec.js';
-import { stateOf, type CollectionStore, type IssueStore, type StoredCollection, type StoredIssue } from './repositories.js';
+import { stateOf, type CollectionRepository, type IssueRepository, type StoredCollection, type StoredIssue } from './repositories.js';
 
 /** What the sync reads: the whole catalog at start, then what changed (repositories.ts). */
 export interface CatalogSource {
-  issues: Pick<IssueStore, 'all' | 'changedSince'>;
-  collections: Pick<CollectionStore, 'all' | 'changedSince'>;
+  issues: Pick<IssueRepository, 'all' | 'changedSince'>;
+  collections: Pick<CollectionRepository, 'all' | 'changedSince'>;
 }
 
 /**

@@ -5,7 +5,7 @@
 // when a concurrent toggle changed the state in between.
 import { notFound } from '@folio/errors';
 import type { CatalogView } from './catalog-view.js';
-import type { FavoriteKey, FavoriteStore, IssueStore } from './repositories.js';
+import type { FavoriteKey, FavoriteRepository, IssueRepository } from './repositories.js';
 
 const TOGGLE_ATTEMPTS = 10;
 
@@ -13,8 +13,8 @@ export class Favorites {
   constructor(
     private readonly deps: {
       view: CatalogView;
-      favorites: FavoriteStore;
-      issues: Pick<IssueStore, 'findInTenant'>;
+      favorites: FavoriteRepository;
+      issues: Pick<IssueRepository, 'findInTenant'>;
     },
   ) {}
 

@@ -4,7 +4,7 @@
 // catch up by updated_at, at once when they hear the announcement (see
 // `announce`), else at their next periodic catch-up.
 import type { CatalogSync } from './catalog-sync.js';
-import type { CollectionInput, CollectionStore, IssueInput, IssueStore, PublisherIssueStore, StoredIssue } from './repositories.js';
+import type { CollectionInput, CollectionRepository, IssueInput, IssueRepository, PublisherIssueRepository, StoredIssue } from './repositories.js';
 
 /** Tells the other replicas (and the gateway's response cache) that issues of a tenant changed. */
 export type AnnounceIssues = (tenantId: number, issueIds: number[]) => void;
@@ -18,7 +18,7 @@ export interface IngestSummary {
 
 export class CatalogIngest {
   constructor(
-    private readonly store: { issues: IssueStore & Partial<PublisherIssueStore>; collections: CollectionStore },
+    private readonly store: { issues: IssueRepository & Partial<PublisherIssueRepository>; collections: CollectionRepository },
     private readonly sync?: CatalogSync,
     private readonly announce: AnnounceIssues = () => {},
   ) {}
@@ -46,10 +46,10 @@ export class CatalogIngest {
     return doc;
   }
 
-  private publisherStore(): PublisherIssueStore {
+  private publisherStore(): PublisherIssueRepository {
     const { insert, replace, tombstone } = this.store.issues;
     if (!insert || !replace || !tombstone) throw new Error('CatalogIngest: the issue store takes no publisher writes');
-    return this.store.issues as IssueStore & PublisherIssueStore;
+    return this.store.issues as IssueRepository & PublisherIssueRepository;
   }
 
   async write(input: { issues: IssueInput[]; collections: CollectionInput[] }): Promise<IngestSummary> {

@@ -4,12 +4,12 @@
 import { notFound } from '@folio/errors';
 import type { CatalogView, IssueRecord } from './catalog-view.js';
 import { toIssueRecord } from './catalog-sync.js';
-import type { IssueStore } from './repositories.js';
+import type { IssueRepository } from './repositories.js';
 
 export const MAX_BATCH = 500;
 
 export class IssueLookup {
-  constructor(private readonly deps: { view: CatalogView; issues: Pick<IssueStore, 'findInTenant'> }) {}
+  constructor(private readonly deps: { view: CatalogView; issues: Pick<IssueRepository, 'findInTenant'> }) {}
 
   async get(tenantId: number, issueId: number): Promise<IssueRecord> {
     const cached = this.deps.view.issue(tenantId, issueId);

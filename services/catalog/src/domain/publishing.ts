@@ -28,7 +28,7 @@ import { DomainError, failedPrecondition, invalidArgument, notFound } from '@fol
 import type { CatalogView } from './catalog-view.js';
 import type { CatalogIngest } from './ingest.js';
 import { pageParam, perPageParam } from './paging.js';
-import { stateOf, type IssueInput, type IssueState, type PublisherIssueStore, type StoredIssue } from './repositories.js';
+import { stateOf, type IssueInput, type IssueState, type PublisherIssueRepository, type StoredIssue } from './repositories.js';
 
 export const PUBLISHER_TYPES = ['epub', 'pdf', 'audio'] as const;
 export const PUBLISHER_DEFAULT_PER_PAGE = 20;
@@ -56,7 +56,7 @@ type FieldErrors = Record<string, string[]>;
 export class Publishing {
   constructor(
     private readonly deps: {
-      issues: PublisherIssueStore;
+      issues: PublisherIssueRepository;
       ingest: CatalogIngest;
       view: CatalogView;
       now?: () => Date;

@@ -96,7 +96,7 @@ export interface UpsertResult<D> {
  * Issues. Writes are idempotent upserts that only touch (and only bump
  * `updated_at` of) issues whose content changed.
  */
-export interface IssueStore {
+export interface IssueRepository {
   /** The live issue if it is in the tenant (another tenant's issue is as missing as an unknown one). */
   findInTenant(tenantId: number, issueId: number): Promise<StoredIssue | null>;
   /** Every issue, tombstones included, in batches: the start-up load of the index. */
@@ -114,7 +114,7 @@ export interface IssueStore {
  * conditional writes (a replace or tombstone applies only to the document as
  * it was read, so two concurrent edits never lose one).
  */
-export interface PublisherIssueStore {
+export interface PublisherIssueRepository {
   /** The tenant's issue in any state (a tombstone is gone). */
   findAnyInTenant(tenantId: number, issueId: number): Promise<StoredIssue | null>;
   /** The tenant's issues newest first (by id), of one state or all. */
@@ -132,7 +132,7 @@ export interface PublisherIssueStore {
 }
 
 /** Collections of each tenant; written like issues. */
-export interface CollectionStore {
+export interface CollectionRepository {
   all(): Promise<StoredCollection[]>;
   /** Collections written at or after `since`, in (updated_at, _id) order. */
   changedSince(since: Date): Promise<StoredCollection[]>;
@@ -147,7 +147,7 @@ export interface FavoriteKey {
 }
 
 /** Favorites; each call is one atomic write or read, on FerretDB as on MongoDB. */
-export interface FavoriteStore {
+export interface FavoriteRepository {
   exists(key: FavoriteKey): Promise<boolean>;
   /** True when this call created the favorite; false when it already existed. */
   add(key: FavoriteKey): Promise<boolean>;
@@ -173,7 +173,7 @@ export interface SnapshotHead {
 }
 
 /** Snapshots of the view, shared by every replica (snapshot.ts). */
-export interface SnapshotStore {
+export interface SnapshotRepository {
   head(): Promise<SnapshotHead | null>;
   /** Null when a chunk is missing. */
   read(head: SnapshotHead): Promise<Buffer | null>;

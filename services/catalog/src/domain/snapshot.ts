@@ -22,7 +22,7 @@ import type { Logger } from '@folio/logger';
 import type { CatalogSync } from './catalog-sync.js';
 import type { CatalogView } from './catalog-view.js';
 import { decodeSnapshot, encodeSnapshot, SNAPSHOT_FINGERPRINT, SNAPSHOT_FORMAT, UnusableSnapshotError } from './snapshot-codec.js';
-import type { SnapshotHead, SnapshotStore } from './repositories.js';
+import type { SnapshotHead, SnapshotRepository } from './repositories.js';
 
 export type ViewLoad =
   | { source: 'snapshot'; snapshotId: string; issues: number; caughtUp: number; ms: number; restoreMs: number }
@@ -49,7 +49,7 @@ export class CatalogSnapshots {
     private readonly deps: {
       view: CatalogView;
       sync: CatalogSync;
-      store: SnapshotStore;
+      store: SnapshotRepository;
       logger: Logger;
       /**
        * A full garbage collection, when the runtime offers one (app.ts). Restoring or writing a
