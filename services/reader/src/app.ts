@@ -9,8 +9,8 @@ import { announceUserChange, ReferenceCache, subscribeUserChanges } from '@folio
 import { reader, readerSync } from '@folio/proto';
 import { startService } from '@folio/service';
 import { archiveLimitsOf, type ReaderConfig } from './config.js';
-import { KosyncRepository } from './data/kosync.js';
-import { ProgressionRepository } from './data/progression.js';
+import { MongoKosyncRepository } from './data/kosync.js';
+import { MongoProgressionRepository } from './data/progression.js';
 import { RedisReaderSessionLiveness } from './data/session-liveness.js';
 import { RedisUserVersions } from './data/user-versions.js';
 import { MongoContentJobRepository } from './data/content-jobs.js';
@@ -157,11 +157,11 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
     const publications = new Publications({ sessions, peers, content });
     // E-readers: OPDS downloads and KOReader progress sync (ReaderSyncService).
     const files = new PublicationFiles({ manifests: store.manifests, peers, urls });
-    const kosyncStore = new KosyncRepository(connection);
+    const kosyncStore = new MongoKosyncRepository(connection);
     await kosyncStore.ensureIndexes();
     const kosync = new KosyncProgress({ kosync: kosyncStore, manifests: store.manifests, positions: store.positions, readingPositions: positions, logger });
     // OPDS Progression 1.0: the same positions, with the document the app sent kept beside them.
-    const progressionStore = new ProgressionRepository(connection);
+    const progressionStore = new MongoProgressionRepository(connection);
     await progressionStore.ensureIndexes();
     const progressions = new OpdsProgressions({ sessions, positions: store.positions, readingPositions: positions, progressions: progressionStore, peers });
 

@@ -14,7 +14,7 @@ import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openReaderStore } from '../src/data/index.js';
-import type { ReaderStore } from '../src/domain/repositories.js';
+import type { ReaderRepositories } from '../src/domain/repositories.js';
 import { readAudioTrack } from '../src/ingest/audio.js';
 import { InvalidContentError } from '../src/ingest/epub.js';
 import { ingestIssue, type IngestDeps } from '../src/ingest/ingest.js';
@@ -25,7 +25,7 @@ const exec = promisify(execFile);
 let directory: string;
 let mongoUrl: string;
 let connection: Connection;
-let store: ReaderStore;
+let store: ReaderRepositories;
 let storage: LocalDiskStorage;
 let deps: IngestDeps;
 

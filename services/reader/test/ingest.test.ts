@@ -17,7 +17,7 @@ import { speakToMp3 } from '../src/build/audio.js';
 import { buildEpub } from '../src/build/epub.js';
 import { buildPdf } from '../src/build/pdf.js';
 import { openReaderStore } from '../src/data/index.js';
-import type { ReaderStore } from '../src/domain/repositories.js';
+import type { ReaderRepositories } from '../src/domain/repositories.js';
 import { InvalidContentError, readEpub } from '../src/ingest/epub.js';
 import { ingestIssue, type IngestDeps } from '../src/ingest/ingest.js';
 import { TextIndexStore } from '../src/search/index-store.js';
@@ -27,7 +27,7 @@ const run = promisify(execFile);
 let directory: string;
 let mongo: { url: string };
 let connection: Connection;
-let store: ReaderStore;
+let store: ReaderRepositories;
 let deps: IngestDeps;
 
 beforeAll(async () => {

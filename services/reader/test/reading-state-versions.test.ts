@@ -8,7 +8,7 @@ import { ReferenceCache } from '@folio/messaging';
 import { freshDatabase, startTcpProxy, testInfra, uniqueName, type TcpProxy } from '@folio/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore, type MongoReaderStore } from '../src/data/index.js';
+import { openReaderStore, type MongoReaderRepositories } from '../src/data/index.js';
 import type { PositionDoc, UserSettingsDoc } from '../src/data/schemas.js';
 import { RedisUserVersions } from '../src/data/user-versions.js';
 import { positionIdOf } from '../src/domain/repositories.js';
@@ -39,7 +39,7 @@ describe("a user's positions and settings cached on two replicas", () => {
   };
   const versionsOf = (redis: Redis, aggregate: string, log: Logger) => new RedisUserVersions(redis, log, { prefix, aggregate, cacheTtlMs: CACHE_TTL_MS });
   /** One replica's store: its own caches, the shared store and Redis; no broadcast. */
-  const replicaOn = (redis: Redis, log: Logger = logger): Promise<MongoReaderStore> =>
+  const replicaOn = (redis: Redis, log: Logger = logger): Promise<MongoReaderRepositories> =>
     openReaderStore(db.connection, {
       positions: { entries: new ReferenceCache({ ttlMs: CACHE_TTL_MS, maxEntries: 100 }), versions: versionsOf(redis, 'positions', log), changed: () => {} },
       settings: { entries: new ReferenceCache({ ttlMs: CACHE_TTL_MS, maxEntries: 100 }), versions: versionsOf(redis, 'settings', log), changed: () => {} },
@@ -49,8 +49,8 @@ describe("a user's positions and settings cached on two replicas", () => {
     return redis;
   };
 
-  let first: MongoReaderStore;
-  let second: MongoReaderStore;
+  let first: MongoReaderRepositories;
+  let second: MongoReaderRepositories;
   beforeAll(async () => {
     db = await freshDatabase('reader-versions');
     first = await replicaOn(await ready(redisAt(testInfra().redisUrl)));
@@ -77,7 +77,7 @@ describe("a user's positions and settings cached on two replicas", () => {
     pdf: { layout: null },
     updated_at: new Date(),
   });
-  const shelf = async (store: MongoReaderStore, userId: number) =>
+  const shelf = async (store: MongoReaderRepositories, userId: number) =>
     (await store.positions.recent({ userId, tenantIds: [1] }, 0, 10)).positions.map((saved) => saved.issue_id);
 
   it('when a position is saved through one replica, then the other answers it on its very next read', async () => {

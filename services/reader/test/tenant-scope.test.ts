@@ -4,7 +4,7 @@
 // not found, against the real store.
 import { freshDatabase } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore, type MongoReaderStore } from '../src/data/index.js';
+import { openReaderStore, type MongoReaderRepositories } from '../src/data/index.js';
 import { positionIdOf, type ContentManifest, type PositionRecord } from '../src/domain/repositories.js';
 import { MANIFEST_BASE } from './support/content-manifest.js';
 
@@ -13,7 +13,7 @@ const OTHER_TENANT = 2;
 
 describe('tenant-owned data asked for under another tenant', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let store: MongoReaderStore;
+  let store: MongoReaderRepositories;
   beforeAll(async () => {
     db = await freshDatabase('reader-tenant-scope');
     store = await openReaderStore(db.connection);

@@ -2,7 +2,7 @@
 // (domain/repositories.ts) over the document store, one module per
 // aggregate, with this replica's caches. Results are plain objects.
 import { ensureIndexes, type Connection } from '@folio/mongo';
-import type { ReaderStore } from '../domain/repositories.js';
+import type { ReaderRepositories } from '../domain/repositories.js';
 import { MongoManifestRepository, type ManifestCache } from './manifests.js';
 import { MongoPositionRepository, type UserPositionsCache } from './positions.js';
 import { readerModels } from './schemas.js';
@@ -11,8 +11,8 @@ import { MongoUserSettingsRepository, type UserSettingsCache } from './user-sett
 
 export type { ManifestCache, SessionCache, UserPositionsCache, UserSettingsCache };
 
-/** The store as this service wires it: the domain's repositories, plus what the caches need (MongoSessionRepository.forget). */
-export interface MongoReaderStore extends ReaderStore {
+/** The domain's repositories as this service wires them, plus what the caches need (MongoSessionRepository.forget). */
+export interface MongoReaderRepositories extends ReaderRepositories {
   manifests: MongoManifestRepository;
   sessions: MongoSessionRepository;
   settings: MongoUserSettingsRepository;
@@ -23,7 +23,7 @@ export interface MongoReaderStore extends ReaderStore {
 export async function openReaderStore(
   connection: Connection,
   caches: { positions?: UserPositionsCache; settings?: UserSettingsCache; manifests?: ManifestCache; sessions?: SessionCache } = {},
-): Promise<MongoReaderStore> {
+): Promise<MongoReaderRepositories> {
   const models = readerModels(connection);
   await ensureIndexes(connection);
   return {

@@ -6,7 +6,7 @@
 // them (`kosync_aliases`, `<user_id>:<digest>`).
 import { isDuplicateKeyError, modelOn, type Connection } from '@folio/mongo';
 import { Schema, type Model } from 'mongoose';
-import type { KosyncAlias, KosyncIdentifier, KosyncRecord, KosyncStore } from '../domain/kosync.js';
+import type { KosyncAlias, KosyncIdentifier, KosyncRecord, KosyncRepository } from '../domain/kosync.js';
 import type { ManifestDoc } from './schemas.js';
 
 export interface KosyncProgressDoc {
@@ -46,7 +46,7 @@ const toRecord = (doc: KosyncProgressDoc): KosyncRecord => ({
   identifiersFor: doc.identifiers_for ?? '',
 });
 
-export class KosyncRepository implements KosyncStore {
+export class MongoKosyncRepository implements KosyncRepository {
   private readonly progress: Model<KosyncProgressDoc>;
   private readonly aliases: Model<KosyncAliasDoc>;
   private readonly manifests: Model<Pick<ManifestDoc, '_id' | 'tenant_id' | 'issue_id' | 'document_hash'>>;
@@ -73,7 +73,7 @@ export class KosyncRepository implements KosyncStore {
 
   async find(userId: number, document: string): Promise<KosyncRecord | null> {
     const doc = await this.progress
-      .findOne({ _id: KosyncRepository.idOf(userId, document) })
+      .findOne({ _id: MongoKosyncRepository.idOf(userId, document) })
       .lean<KosyncProgressDoc>()
       .exec();
     return doc ? toRecord(doc) : null;
@@ -82,7 +82,7 @@ export class KosyncRepository implements KosyncStore {
   /** Writes the record unless a later one is stored (newest timestamp wins). False when refused. */
   async saveIfNewer(record: KosyncRecord): Promise<boolean> {
     const doc: KosyncProgressDoc = {
-      _id: KosyncRepository.idOf(record.userId, record.document),
+      _id: MongoKosyncRepository.idOf(record.userId, record.document),
       user_id: record.userId,
       tenant_id: record.tenantId,
       document: record.document,
@@ -116,7 +116,7 @@ export class KosyncRepository implements KosyncStore {
 
   async findAlias(userId: number, digest: string): Promise<KosyncAlias | null> {
     const doc = await this.aliases
-      .findOne({ _id: KosyncRepository.idOf(userId, digest) })
+      .findOne({ _id: MongoKosyncRepository.idOf(userId, digest) })
       .lean<KosyncAliasDoc>()
       .exec();
     return doc ? { userId: doc.user_id, digest: doc.digest, type: doc.type, canonical: doc.canonical } : null;
@@ -124,7 +124,7 @@ export class KosyncRepository implements KosyncStore {
 
   async saveAlias(alias: KosyncAlias): Promise<void> {
     const doc: KosyncAliasDoc = {
-      _id: KosyncRepository.idOf(alias.userId, alias.digest),
+      _id: MongoKosyncRepository.idOf(alias.userId, alias.digest),
       user_id: alias.userId,
       digest: alias.digest,
       type: alias.type,

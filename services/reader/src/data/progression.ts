@@ -5,9 +5,9 @@
 // knows it no longer applies (domain/progression.ts).
 import { isDuplicateKeyError, modelOn, type Connection } from '@folio/mongo';
 import { Schema, type Model } from 'mongoose';
-import type { ProgressionRecord, ProgressionStore } from '../domain/progression.js';
+import type { ProgressionRecord, ProgressionRepository } from '../domain/progression.js';
 
-export class ProgressionRepository implements ProgressionStore {
+export class MongoProgressionRepository implements ProgressionRepository {
   private readonly model: Model<ProgressionRecord>;
 
   constructor(connection: Connection) {

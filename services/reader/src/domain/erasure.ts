@@ -5,11 +5,11 @@ import type { Logger } from '@folio/logger';
 import type { KosyncProgress } from './kosync.js';
 import type { OpdsProgressions } from './progression.js';
 import type { ReaderSessions } from './sessions.js';
-import type { ReaderStore } from './repositories.js';
+import type { ReaderRepositories } from './repositories.js';
 
 export class AccountEraser {
   constructor(
-    private readonly store: ReaderStore,
+    private readonly store: ReaderRepositories,
     private readonly sessions: Pick<ReaderSessions, 'deleteAllOf'>,
     private readonly logger: Logger,
     private readonly kosync?: Pick<KosyncProgress, 'eraseUser'>,

@@ -60,7 +60,7 @@ export interface KosyncAlias {
 }
 
 /** Where KOReader records are kept and documents are matched to issues (data/kosync.ts). */
-export interface KosyncStore {
+export interface KosyncRepository {
   find(userId: number, document: string): Promise<KosyncRecord | null>;
   /** Writes the record unless a later one is stored (newest timestamp wins); false when refused. */
   saveIfNewer(record: KosyncRecord): Promise<boolean>;
@@ -166,7 +166,7 @@ export function progressOfLocation(manifest: IssueStructure, location: LastLocat
 export class KosyncProgress {
   constructor(
     private readonly deps: {
-      kosync: KosyncStore;
+      kosync: KosyncRepository;
       manifests: { find(issue: IssueKey): Promise<IssueStructure | null> };
       positions: { find(key: PositionKey): Promise<StoredPosition | null> };
       readingPositions: Pick<ReadingPositions, 'save'>;

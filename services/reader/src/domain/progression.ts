@@ -44,7 +44,7 @@ export interface ProgressionRecord {
   title: string | null;
 }
 
-export interface ProgressionStore {
+export interface ProgressionRepository {
   find(positionId: string): Promise<ProgressionRecord | null>;
   /** Writes the record unless one of a later position is stored. */
   saveIfNewer(record: ProgressionRecord): Promise<void>;
@@ -213,7 +213,7 @@ export class OpdsProgressions {
       sessions: Pick<ReaderSessions, 'readableManifest'>;
       positions: Pick<PositionRepository, 'find'>;
       readingPositions: Pick<ReadingPositions, 'save'>;
-      progressions: ProgressionStore;
+      progressions: ProgressionRepository;
       peers: Pick<Peers, 'access'>;
     },
   ) {}

@@ -266,7 +266,7 @@ export interface PositionRepository {
 }
 
 /** The reader database's repositories, as the use cases see them. */
-export interface ReaderStore {
+export interface ReaderRepositories {
   manifests: ManifestRepository;
   sessions: SessionRepository;
   settings: UserSettingsRepository;
