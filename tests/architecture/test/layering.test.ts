@@ -51,7 +51,7 @@ function violations(path: string): string[] {
     .filter((specifier) => {
       if (specifier.startsWith('.')) {
         const target = relative(srcDir, resolve(dirname(path), specifier));
-        return !target.startsWith('domain') && /^(data|grpc|events|http|peers|upstreams)(\/|$)/.test(target.split(sep).join('/'));
+        return !target.startsWith('domain') && /^(data|grpc|events|http|peers)(\/|$)/.test(target.split(sep).join('/'));
       }
       return FORBIDDEN_PACKAGES.some((name) => specifier === name || specifier.startsWith(`${name}/`));
     })
