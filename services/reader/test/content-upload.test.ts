@@ -243,7 +243,13 @@ describe('publishing: streamed upload and ingest jobs', () => {
         source_hash: first.content_hash,
         epub: { file_key: `1/9103/v/${v1}/book.epub` },
       });
-      expect(await world.storage.stat(first.upload_key)).toBeNull();
+      // The job reads as ready once the content is live; its upload is removed just after.
+      expect(
+        await until(
+          () => world.storage.stat(first.upload_key),
+          (found) => found === null,
+        ),
+      ).toBeNull();
 
       const second = (await world.uploads.upload(header(9103), chunksOf(epubB))).job;
       expect((await world.uploads.status(1, 9103)).liveContentHash).toBe(first.content_hash);
