@@ -214,6 +214,9 @@ type ClientConstructor<C> = new (address: string, creds: ReturnType<typeof crede
  * the RPC, so the trace was never read, and capturing it is a large share of
  * what starting a call costs. Only the synchronous start runs without traces.
  */
+/** A read asks again after UNAVAILABLE only when this much of its deadline is left. */
+const MIN_RETRY_BUDGET_MS = 100;
+
 function withoutCallerStack<T>(start: () => T): T {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
@@ -230,11 +233,17 @@ export function createPromiseClient<C extends Client>(
   { defaultDeadlineMs = 2_000 }: { defaultDeadlineMs?: number } = {},
 ): PromiseClient<C> {
   const raw = new Constructor(address, credentials.createInsecure(), { ...CHANNEL_OPTIONS, 'grpc.service_config': serviceConfigFor(Constructor, address) });
+  const readMethods = new Set(
+    Object.entries((Constructor as { service?: Record<string, { path?: string }> }).service ?? {})
+      .filter(([, spec]) => isReadMethod(spec.path?.split('/').pop() ?? ''))
+      .map(([property]) => property),
+  );
   const methodOf = (property: string | symbol) => {
     const method = (raw as unknown as Record<string | symbol, unknown>)[property];
     if (typeof method !== 'function') return undefined;
     const name = `${Constructor.name}.${String(property)}`;
     const streaming = typeof property === 'string' && isClientStreaming(Constructor, property);
+    const read = !streaming && readMethods.has(String(property));
     return (request: unknown, settings: CallSettings = {}) => {
       const deadline = new Date(Date.now() + (settings.deadlineMs ?? defaultDeadlineMs));
       const metadata = contextToMetadata();
@@ -247,13 +256,22 @@ export function createPromiseClient<C extends Client>(
           name,
         );
       }
-      return new Promise((resolve, reject) => {
-        withoutCallerStack(() =>
-          (method as UnaryMethod<unknown, unknown>).call(raw, request, metadata, { deadline }, (error, response) => {
-            if (error) reject(fromGrpcError(error, name));
-            else resolve(response);
-          }),
-        );
+      const call = () =>
+        new Promise((resolve, reject) => {
+          withoutCallerStack(() =>
+            (method as UnaryMethod<unknown, unknown>).call(raw, request, metadata, { deadline }, (error, response) => {
+              if (error) reject(fromGrpcError(error, name));
+              else resolve(response);
+            }),
+          );
+        });
+      if (!read) return call();
+      // grpc-js retries a read only until the server's first response headers: a replica killed
+      // after it began its answer (the connection reset mid-response) fails the call unretried.
+      // A read asks again once, on the next replica, within the same deadline.
+      return call().catch((error: { code?: string }) => {
+        if (error.code !== 'UNAVAILABLE' || deadline.getTime() - Date.now() < MIN_RETRY_BUDGET_MS) throw error;
+        return call();
       });
     };
   };
