@@ -113,10 +113,25 @@ describe.skipIf(replicas < 2)(`one of ${replicas} replicas killed under load`, (
       await until(() => portOpen(victim.port), 45_000, `${victim.name} listening again`);
       const backAt = Date.now();
       // Its share returns: a fresh process counts from 0, so anything it answered came after the restart. One
-      // call is enough: commerce sees few under this load, its callers keep its answers (catalog and reader, 30 s).
-      const servedAgainIn = await until(async () => (await answeredRequests(service, victim.metricsPort)) >= 1, 40_000, `${victim.name} answering again`).catch(
-        (error: Error) => error,
-      );
+      // call is enough. Commerce sees few under this load, as its callers keep its answers (catalog and reader,
+      // 30 s), so while it is awaited it is asked directly: reader asks it on every settings read of an issue
+      // the user has no grant for, and each reader replica's calls alternate over both commerce replicas.
+      const askCommerce = () =>
+        Promise.all(
+          [1002, 1003, 1004, 1006, 1007, 1008, 1009].map((issueId) =>
+            api('GET', uncached(`/api/v2/reader/settings/${issueId}`), { token: ana.access_token, headers: { ...v2(1), ...clientIp() } }).catch(
+              () => undefined,
+            ),
+          ),
+        );
+      const servedAgainIn = await until(
+        async () => {
+          if (service === 'commerce') await askCommerce();
+          return (await answeredRequests(service, victim.metricsPort)) >= 1;
+        },
+        40_000,
+        `${victim.name} answering again`,
+      ).catch((error: Error) => error);
       await sleep(1_000);
       const outcomes = await load.stop();
       const written = await writes.stop();
