@@ -80,8 +80,9 @@ export function isReadMethod(method: string): boolean {
  * 100 ms (grpc-js draws each backoff at random below its bound): a replica
  * killed under load fails its calls at once, and the other answers the retry
  * well within the caller's deadline. Only the status that says "never
- * reached an answer" is retried; grpc-js retries only until the server's
- * first response headers, so an answer already begun is never asked twice.
+ * reached an answer" is retried. grpc-js retries only until the server's
+ * first response headers; a read cut off after them is asked once more by
+ * createPromiseClient (reads are idempotent; a write never is).
  */
 const READ_RETRY = {
   maxAttempts: 3,
