@@ -4,8 +4,6 @@ import type { Request } from 'express';
 import { AppVersion } from '@folio/app-version';
 import { langOf, type Lang } from '../render/lang.js';
 
-export { LANGS, langOf, type Lang } from '../render/lang.js';
-
 export const HEADER = {
   svcTenant: 'X-Svc-Tenant-Id',
   appTenant: 'X-CustomApp-Tenant-Id',

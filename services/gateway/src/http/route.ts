@@ -11,7 +11,7 @@ import type { RateRule } from '@folio/rate-limit';
 import type { GuardedClient } from '../peers/index.js';
 import type { AuditLog } from '../peers/audit-log.js';
 import type { TenantDirectory } from '../peers/tenants.js';
-import type { Lang } from './headers.js';
+import type { Lang } from '../render/lang.js';
 import type { AppVersion } from '@folio/app-version';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';

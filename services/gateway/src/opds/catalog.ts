@@ -9,7 +9,7 @@
 // (`files_only`), so `numberOfItems` and `opensearch:totalResults` count
 // exactly what the pages list.
 import { catalog } from '@folio/proto';
-import type { Lang } from '../http/headers.js';
+import type { Lang } from '../render/lang.js';
 import type { Services, Tenant } from '../http/route.js';
 import { NO_LANG, NO_LANG_OR_VERSION, sectionTitle } from '../render/v2/catalog.js';
 import { accessibilityEntryOf } from './accessibility.js';

@@ -17,7 +17,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { DomainError, httpBodyOf, httpStatusOf, notFound } from '@folio/errors';
 import { stateOf } from '../http/context.js';
-import { langOf } from '../http/headers.js';
+import { langOf } from '../render/lang.js';
 import { route, type Reply, type RouteContext } from '../http/route.js';
 import { authenticateReader, type ReaderAuth } from '../opds/auth.js';
 import { navigationFeed, publicationsFeed, searchFeed, shelfFeed, type CatalogScope } from '../opds/catalog.js';
