@@ -2,36 +2,18 @@
 // new one (resolving its target again) without a call failing: that is how the
 // callers of a peer reach the replicas an autoscaler adds. The connections are
 // counted at a TCP proxy in front of the server.
-import { createConnection, createServer, type Server } from 'node:net';
 import { createLogger } from '@folio/logger';
 import { identity } from '@folio/proto';
+import { startTcpProxy, type TcpProxy } from '@folio/testing';
 import { DomainError } from '@folio/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_OPTIONS, createPromiseClient, startGrpcServer, type GrpcServer, type ServiceHandlers } from './index.js';
 
 const TEST_AGE_MS = 300;
 
-async function startCountingProxy(port: number): Promise<{ port: number; connections: () => number; close(): Promise<void> }> {
-  let connections = 0;
-  const server: Server = createServer((client) => {
-    connections++;
-    const upstream = createConnection({ host: '127.0.0.1', port });
-    const drop = () => (client.destroy(), upstream.destroy());
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as { port: number }).port,
-    connections: () => connections,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe('connection age', () => {
   let server: GrpcServer;
-  let proxy: Awaited<ReturnType<typeof startCountingProxy>>;
+  let proxy: TcpProxy;
   let client: ReturnType<typeof createPromiseClient<identity.IdentityServiceClient>>;
 
   beforeAll(async () => {
@@ -49,7 +31,7 @@ describe('connection age', () => {
       maxConnectionAgeMs: TEST_AGE_MS,
       services: [{ name: 'svc.identity.v1.IdentityService', definition: identity.IdentityServiceService, handlers }],
     });
-    proxy = await startCountingProxy(server.port);
+    proxy = await startTcpProxy('127.0.0.1', server.port);
     client = createPromiseClient(identity.IdentityServiceClient, `127.0.0.1:${proxy.port}`);
   });
 

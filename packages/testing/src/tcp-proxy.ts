@@ -22,6 +22,8 @@ export interface TcpProxy {
   heldTowardServerIncludes(text: string): boolean;
   /** Forwards what waited, in order, and everything after it. */
   release(): void;
+  /** How many client connections it has accepted so far (a client that reconnects counts again). */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   let holding = false;
   let held: { to: Socket; chunk: Buffer }[] = [];
   const upstreams = new Set<Socket>();
+  let accepted = 0;
   // Like pipe() (with its back-pressure), except that while holding, chunks queue here.
   const relay = (from: Socket, to: Socket) =>
     from.on('data', (chunk: Buffer) => {
@@ -43,6 +46,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       }
     });
   const server = createServer((client) => {
+    accepted++;
     const upstream = createConnection({ host: targetHost, port: targetPort });
     sockets.add(client).add(upstream);
     upstreams.add(upstream);
@@ -101,6 +105,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       holding = false;
       for (const { to, chunk } of held.splice(0)) if (!to.destroyed) to.write(chunk);
     },
+    connections: () => accepted,
     close: stop,
   };
 }
