@@ -49,9 +49,9 @@ describe('catching up after a start from a snapshot', () => {
   let store: MongoCatalogRepositories;
 
   /** A replica's view as app.ts fills it: from the stored snapshot plus a catch-up, or from the whole catalog. */
-  async function startView(options: { snapshotWrites?: boolean } = {}) {
+  async function startView(options: { snapshotWrites?: boolean; readAheadIssues?: number } = {}) {
     const view = new CatalogView(temporaryDetails);
-    const sync = new CatalogSync(view, store, logger, { batchSize: PAGE, overlapMs: OVERLAP_MS });
+    const sync = new CatalogSync(view, store, logger, { batchSize: PAGE, overlapMs: OVERLAP_MS, readAheadIssues: options.readAheadIssues });
     const snapshots = new CatalogSnapshots(
       { view, sync, store: new MongoSnapshotRepository(db.connection, 4_096), logger },
       { intervalMs: options.snapshotWrites ? 60_000 : 0 },
@@ -131,6 +131,10 @@ describe('catching up after a start from a snapshot', () => {
     expect(byId(111)?.name).toBe('Issue 111');
     expect(byId(17)?.description).toBe('Edited 7');
     expect(replica.view.issueCount).toBe(20 - 2 + 12);
+    // Read ahead of the restore up to a cap of two pages, the rest after it: the same view.
+    const capped = await startView({ readAheadIssues: 2 * PAGE });
+    expect(capped.loaded.source === 'snapshot' && capped.loaded.caughtUp).toBe(12 + 4 + 1 + 8);
+    expect(live(capped.view)).toEqual(live(full));
 
     // The replica took 25 changes at its start: past the refresh's threshold it stores a snapshot
     // of its view, once (two checks), and the next replica starts from that one.

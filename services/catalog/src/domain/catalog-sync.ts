@@ -77,10 +77,33 @@ function sameCollection(a: CollectionRecord, b: CollectionRecord): boolean {
   return a.position === b.position && titles(a) === titles(b);
 }
 
+/** A position in the change feed: changes after this issue (by `updated_at`, then `_id`). */
+type FeedCursor = { updated_at: Date; _id: number };
+
+/**
+ * Changes read before the view they are for exists: a start reads them while
+ * the snapshot is fetched and decoded (snapshot.ts), then applies them with
+ * catchUpFrom(). Held in memory, so the read stops at a cap and the rest is
+ * read after the restore.
+ */
+export interface ReadAhead {
+  /** The snapshot's high-water mark it was read for: only that view may adopt it. */
+  highWater: Date;
+  /** When reading began: the next catch-up starts there, minus the overlap. */
+  startedAt: Date;
+  since: Date;
+  issues: StoredIssue[];
+  collections: StoredCollection[];
+  /** Where the read stopped at the cap; absent when it read everything. */
+  resumeAfter?: FeedCursor;
+}
+
 export interface SyncOptions {
   /** How far before the last seen change a catch-up starts reading again (clock skew between writers). */
   overlapMs?: number;
   batchSize?: number;
+  /** How many issues a read-ahead holds at most before it leaves the rest to the catch-up. */
+  readAheadIssues?: number;
 }
 
 export class CatalogSync {
@@ -91,6 +114,7 @@ export class CatalogSync {
   private again = false;
   private readonly overlapMs: number;
   private readonly batchSize: number;
+  private readonly readAheadIssues: number;
 
   constructor(
     private readonly view: CatalogView,
@@ -100,6 +124,7 @@ export class CatalogSync {
   ) {
     this.overlapMs = options.overlapMs ?? 5_000;
     this.batchSize = options.batchSize ?? 2_000;
+    this.readAheadIssues = options.readAheadIssues ?? 50_000;
   }
 
   /** Reads the whole catalog into the view; `indexMs` is the part spent building the view, the rest is reading. */
@@ -201,6 +226,32 @@ export class CatalogSync {
   }
 
   /**
+   * Reads what a view restored from a snapshot with this high-water mark lacks, without
+   * touching the view: the same read as that view's first catch-up, started before it exists.
+   */
+  async readAhead(highWater: Date): Promise<ReadAhead> {
+    const startedAt = new Date();
+    const since = this.catchUpStart(highWater);
+    const issues: StoredIssue[] = [];
+    const resumeAfter = await this.readIssues(since, undefined, (page) => issues.push(...page), this.readAheadIssues);
+    const collections = await this.source.collections.changedSince(since);
+    return { highWater, startedAt, since, issues, collections, resumeAfter };
+  }
+
+  /**
+   * The first catch-up of a restored view from changes read ahead for it (the rest of the
+   * feed read now when the read-ahead stopped at its cap). Returns the documents applied,
+   * or undefined when the view is not the one they were read for (then catchUp()).
+   */
+  catchUpFrom(ahead: ReadAhead): Promise<number> | undefined {
+    if (this.running || this.watermark?.getTime() !== ahead.highWater.getTime()) return undefined;
+    this.running = this.readChanges(ahead).finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /**
    * A catch-up that starts after this call: an announced write (issues.changed)
    * may have been committed after a catch-up already running had read past it,
    * so a running one is followed by one more (several calls meanwhile share it).
@@ -236,22 +287,19 @@ export class CatalogSync {
     await this.running?.catch(() => 0);
   }
 
-  private async readChanges(): Promise<number> {
+  private async readChanges(ahead?: ReadAhead): Promise<number> {
     // Everything committed before this moment is read below, so the next catch-up can start
     // here (minus the overlap) even when nothing changed: it never re-reads a long quiet past.
-    const startedAt = new Date();
-    const since = new Date((this.watermark ?? new Date(0)).getTime() - this.overlapMs);
+    const startedAt = ahead?.startedAt ?? new Date();
+    const since = ahead?.since ?? this.catchUpStart(this.watermark);
     let applied = 0;
-    let after: { updated_at: Date; _id: number } | undefined;
-    for (;;) {
-      const page = await this.source.issues.changedSince(since, this.batchSize, after);
+    const apply = (page: StoredIssue[]) => {
       this.applyIssues(page);
       applied += page.length;
-      const last = page.at(-1);
-      if (!last || page.length < this.batchSize) break;
-      after = { updated_at: last.updated_at, _id: last._id };
-    }
-    const collections = await this.source.collections.changedSince(since);
+    };
+    if (ahead) apply(ahead.issues);
+    if (!ahead || ahead.resumeAfter) await this.readIssues(since, ahead?.resumeAfter, apply);
+    const collections = ahead?.collections ?? (await this.source.collections.changedSince(since));
     this.applyCollections(collections);
     applied += collections.length;
     this.advance(startedAt);
@@ -260,6 +308,25 @@ export class CatalogSync {
       this.logger.debug({ applied }, 'catalog index caught up');
     }
     return applied;
+  }
+
+  private catchUpStart(highWater: Date | undefined): Date {
+    return new Date((highWater ?? new Date(0)).getTime() - this.overlapMs);
+  }
+
+  /** Hands the issues changed since `since` to `take` page by page; stops after `max` with where it stopped. */
+  private async readIssues(since: Date, from: FeedCursor | undefined, take: (page: StoredIssue[]) => void, max = Infinity): Promise<FeedCursor | undefined> {
+    let after = from;
+    let read = 0;
+    for (;;) {
+      const page = await this.source.issues.changedSince(since, this.batchSize, after);
+      take(page);
+      read += page.length;
+      const last = page.at(-1);
+      if (!last || page.length < this.batchSize) return undefined;
+      after = { updated_at: last.updated_at, _id: last._id };
+      if (read >= max) return after;
+    }
   }
 
   private advance(updatedAt: Date | undefined): void {

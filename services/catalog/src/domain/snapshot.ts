@@ -6,8 +6,11 @@
 //
 // Start (loadView): read the head; if it names a snapshot of this code's
 // format and fingerprint whose bytes are all there and match their SHA-256,
-// adopt it and catch up from its high-water mark (CatalogSync.catchUp, the
-// same path as the periodic catch-up, overlap included). Otherwise (fresh
+// adopt it and catch up from its high-water mark (the same read as the
+// periodic catch-up, overlap included). That read starts as soon as the head
+// is known, beside fetching and decoding the snapshot (CatalogSync.readAhead):
+// after a bulk write it is the longer part of a start, and it is the store's
+// work, not this process's. Otherwise (fresh
 // database, other version, corrupt or half-deleted snapshot) log why, read
 // the whole catalog as before, and write a snapshot in the background.
 //
@@ -19,7 +22,7 @@
 // high-water mark); compressing and storing are not.
 import { createHash } from 'node:crypto';
 import type { Logger } from '@folio/logger';
-import type { CatalogSync } from './catalog-sync.js';
+import type { CatalogSync, ReadAhead } from './catalog-sync.js';
 import type { CatalogView } from './catalog-view.js';
 import { decodeSnapshot, encodeSnapshot, SNAPSHOT_FINGERPRINT, SNAPSHOT_FORMAT, UnusableSnapshotError } from './snapshot-codec.js';
 import type { SnapshotHead, SnapshotRepository } from './repositories.js';
@@ -72,12 +75,21 @@ export class CatalogSnapshots {
 
   private async fillView(): Promise<ViewLoad> {
     const started = performance.now();
-    const restored = await this.restore();
+    const { sync, logger } = this.deps;
+    let readingAhead: Promise<ReadAhead | undefined> | undefined;
+    const restored = await this.restore((head) => {
+      // The store reads the changes since the snapshot while this process fetches and decodes it.
+      readingAhead = sync.readAhead(head.watermark).catch((error: unknown) => {
+        logger.warn({ err: error }, 'catalog changes not read ahead of the snapshot; catching up after it');
+        return undefined;
+      });
+    });
+    const ahead = await readingAhead;
     if (typeof restored !== 'string') {
       const restoreMs = Math.round(performance.now() - started);
-      this.saved(this.deps.sync.changeCount, restored.watermark);
-      const caughtUp = await this.deps.sync.catchUp();
-      this.deps.sync.prepare();
+      this.saved(sync.changeCount, restored.watermark);
+      const caughtUp = await ((ahead && sync.catchUpFrom(ahead)) ?? sync.catchUp());
+      sync.prepare();
       return {
         source: 'snapshot',
         snapshotId: restored.snapshot_id,
@@ -87,7 +99,7 @@ export class CatalogSnapshots {
         restoreMs,
       };
     }
-    const loaded = await this.deps.sync.load();
+    const loaded = await sync.load();
     if (this.options.intervalMs > 0) this.writeInBackground();
     return { source: 'database', ...loaded, ...(restored === 'none' ? {} : { snapshotIgnored: restored }) };
   }
@@ -128,8 +140,11 @@ export class CatalogSnapshots {
     );
   }
 
-  /** The head adopted, or why none was: 'none' (no snapshot yet) or a reason to warn about. */
-  private async restore(): Promise<SnapshotHead | string> {
+  /**
+   * The head adopted, or why none was: 'none' (no snapshot yet) or a reason to warn about.
+   * `usable` hears of a head of this code's format before its bytes are read.
+   */
+  private async restore(usable: (head: SnapshotHead) => void): Promise<SnapshotHead | string> {
     const { store, sync, view, logger } = this.deps;
     const head = await store.head();
     if (!head) {
@@ -143,6 +158,7 @@ export class CatalogSnapshots {
     if (head.format !== SNAPSHOT_FORMAT || head.fingerprint !== SNAPSHOT_FINGERPRINT) {
       return unusable(`written by another version (format ${head.format}/${head.fingerprint}, this one reads ${SNAPSHOT_FORMAT}/${SNAPSHOT_FINGERPRINT})`);
     }
+    usable(head);
     const bytes = await store.read(head);
     if (!bytes) return unusable('a chunk is missing');
     if (bytes.length !== head.bytes || sha256(bytes) !== head.sha256) return unusable('its bytes do not match their checksum');
