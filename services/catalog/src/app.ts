@@ -99,16 +99,7 @@ export async function startCatalog(
     logger.info(loaded, 'catalog view loaded');
     sync.start(config.INDEX_REFRESH_INTERVAL_MS);
     kit.onStop(() => sync.stop());
-    snapshots.start();
     kit.onStop(() => snapshots.stop());
-    // Many changes since the snapshot (a start that caught up with an import) are written into a new one
-    // soon, so that the next start does not read them again.
-    if (config.SNAPSHOT_INTERVAL_MS > 0 && config.SNAPSHOT_REFRESH_CHANGES > 0) {
-      const refresh = new SnapshotRefresh({ sync, snapshots, logger }, { changes: config.SNAPSHOT_REFRESH_CHANGES, checkMs: 1_000, minGapMs: 60_000 });
-      // A full load has its snapshot written already (CatalogSnapshots); a restored view counts from there.
-      refresh.start(loaded.source === 'snapshot' ? 0 : sync.changeCount);
-      kit.onStop(() => refresh.stop());
-    }
     // What a burst of calls leaves in the heap is collected once the replica is idle again.
     const idleCollector = collectGarbage && processIdleCollector(collectGarbage);
     idleCollector?.start();
@@ -200,6 +191,18 @@ export async function startCatalog(
         }),
       },
     ]);
+
+    // Snapshots are written only once serving: a write holds the event loop and the store, which the
+    // rest of a start (subscriptions, consumers) would wait on.
+    snapshots.start();
+    // Many changes since the snapshot (a start that caught up with an import) are written into a new one
+    // soon, so that the next start does not read them again.
+    if (config.SNAPSHOT_INTERVAL_MS > 0 && config.SNAPSHOT_REFRESH_CHANGES > 0) {
+      const refresh = new SnapshotRefresh({ sync, snapshots, logger }, { changes: config.SNAPSHOT_REFRESH_CHANGES, checkMs: 1_000, minGapMs: 60_000 });
+      // A full load's snapshot is written by snapshots.start(); a restored view counts from its snapshot.
+      refresh.start(loaded.source === 'snapshot' ? 0 : sync.changeCount);
+      kit.onStop(() => refresh.stop());
+    }
 
     return {
       grpcPort: grpc.port,

@@ -12,7 +12,8 @@
 // after a bulk write it is the longer part of a start, and it is the store's
 // work, not this process's. Otherwise (fresh
 // database, other version, corrupt or half-deleted snapshot) log why, read
-// the whole catalog as before, and write a snapshot in the background.
+// the whole catalog as before, and write a snapshot in the background once
+// the replica serves (start()).
 //
 // Writing: every `intervalMs`, a replica whose view changed since the last
 // snapshot it knows of writes one, unless the head is already at least as
@@ -100,15 +101,18 @@ export class CatalogSnapshots {
       };
     }
     const loaded = await sync.load();
-    if (this.options.intervalMs > 0) this.writeInBackground();
     return { source: 'database', ...loaded, ...(restored === 'none' ? {} : { snapshotIgnored: restored }) };
   }
 
-  /** Writes a snapshot every `intervalMs` when the view changed; 0 disables writing. */
+  /**
+   * Writes a snapshot every `intervalMs` when the view changed, and at once after a full load;
+   * 0 disables writing. Called once the replica serves: a write holds the event loop and the store.
+   */
   start(): void {
     if (this.options.intervalMs <= 0) return;
     this.timer = setInterval(() => this.writeInBackground(), this.options.intervalMs);
     this.timer.unref();
+    if (this.savedChanges < 0) this.writeInBackground();
   }
 
   async stop(): Promise<void> {
