@@ -1,4 +1,4 @@
-// API load benchmark (issue 8): drives every endpoint of the running stack's
+// API load benchmark: drives every endpoint of the running stack's
 // gateway with autocannon, beside a bare express 5 route measured in the same
 // run, and prints req/s, p50, p99, non-2xx/errors and the ratio to the bare
 // route, judged against the issue's targets; then the RSS of every service.

@@ -5,7 +5,7 @@
 // three trivial handlers (an async admission, a parser that passes, the
 // answer) behind six pass-through app middlewares, as in the gateway:
 //   - `express Router`: one express 5 Router holding every route, as the
-//     gateway did before 2026-12-01;
+//     gateway did before it had a dispatcher of its own;
 //   - `dispatcher`: the gateway's http/dispatch.ts (find-my-way).
 // Each variant is a server process of its own (on CPU 0 where `taskset`
 // exists, the load generator on CPU 1); autocannon drives three routes near

@@ -1,4 +1,4 @@
-// Scale dataset of issue 8, loaded beside the demo data: 20,000 users spread
+// Scale dataset, loaded beside the demo data: 20,000 users spread
 // over the six demo tenants (with memberships), 60,000 sessions with their
 // refresh tokens, 100,000 issues (with their commerce offers), 100,000 grants,
 // 200,000 reading positions and 50,000 notes, at `--factor` times those counts.

@@ -1,4 +1,4 @@
-// What the benchmark drives: every endpoint of issue 8 as a request factory.
+// What the benchmark drives: every endpoint the apps call most, as a request factory.
 // Each call of `build(n)` gives the n-th request of a run: the user turns
 // round-robin, the client address changes every request, and writes carry
 // what makes them valid and distinct (a fresh note uuid), so every answer is

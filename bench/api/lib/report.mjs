@@ -1,4 +1,4 @@
-// The benchmark's table: figures per endpoint against issue 8's targets,
+// The benchmark's table: figures per endpoint against the benchmark's targets,
 // printed and written into bench/api/README.md between markers (one block per
 // dataset, plus scale/demo ratios once both datasets have been measured).
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
@@ -121,7 +121,7 @@ function settledText(settled) {
 function cacheText(result) {
   if (result.responseCacheTtlMs === undefined) return '';
   return result.responseCacheTtlMs === 0
-    ? "**the gateway's response cache off** (`RESPONSE_CACHE_TTL_MS=0`: every read goes to the services; issue 37's targets); "
+    ? "**the gateway's response cache off** (`RESPONSE_CACHE_TTL_MS=0`: every read goes to the services; the uncached targets); "
     : `the gateway's response cache on (TTL ${fmt.int(result.responseCacheTtlMs)} ms); `;
 }
 
@@ -130,7 +130,7 @@ export function table(result) {
   const rounds = result.rounds ?? 1;
   const spread = (values) => (values && values.length > 1 ? values.map(fmt.int).join(' / ') : '');
   const bareMedian = medianOf(result.bareRuns);
-  // Runs before 2026-12-01 have no CPU figures.
+  // Older results have no CPU figures.
   const bareCpu = bareMedian.cpuUsPerRequest.bare;
   const lines = [
     `Dataset \`${result.dataset}\`; ${result.machine.nproc} CPUs, ${result.machine.memoryGb} GB, node ${result.machine.node}; ${result.machine.date}; load average ${result.machine.loadAverage} at the start; ${settledText(result.settled)}${cacheText(result)}` +

@@ -1,9 +1,8 @@
 // A run starts on a quiet stack. Right after `pnpm bench:scale-data` wrote
 // 675,000 documents, PostgreSQL vacuums and analyses the new tables and
-// catalog catches up for minutes: the scale run of 2026-11-26 16:50, started
-// 30 s after the load, had six cached reads at 0.66-0.79 of their demo
-// figure (each over its bare route), and the same reads on the same stack
-// 50 minutes later were at 0.91-1.08 of it. So the benchmark waits until the
+// catalog catches up for minutes, and a run started then measures that work
+// instead of the requests (HISTORY.md has such a run beside a later one on
+// the same stack). So the benchmark waits until the
 // stack's processes together use less than `maxCpuPercent` of one CPU over
 // `windowSeconds`, and says so; after `timeoutSeconds` it goes on anyway and
 // the table says the stack was still busy.
