@@ -11,7 +11,7 @@ export const USAGE = `pnpm bench:api [-- options]
   --settle-timeout=300   seconds to wait for that at most
   --only=a,b             run only the endpoints whose name contains one of these words
   --uncached             the gateway's response cache off for the run (RESPONSE_CACHE_TTL_MS=0 ./dev restart gateway,
-                         and ./dev restart gateway after): issue 37's targets, its own table, and the gateway's CPU
+                         and ./dev restart gateway after): the uncached targets, its own table, and the gateway's CPU
                          per answer beside that of the last cached run of the dataset
   --no-readme            print the table without writing bench/api/README.md
   --gateway=http://127.0.0.1:8080   --maildev=http://127.0.0.1:1080`;
