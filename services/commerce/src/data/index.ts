@@ -36,7 +36,7 @@ export interface MongoCommerceRepositories extends CommerceRepositories {
 
 /**
  * Collections an earlier version kept and nothing reads any more: `carts`, the
- * per-user carts until 2026-11-26 (each web session holds its own since). Their
+ * per-user carts before each web session held its own. Their
  * documents are unreachable and name users, so they go at start: account
  * erasure, which deletes web sessions, then leaves nothing of a user behind.
  */

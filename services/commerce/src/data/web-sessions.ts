@@ -30,7 +30,7 @@ export class MongoWebSessionRepository implements WebSessionRepository {
       .lean<WebSessionDoc>()
       .exec();
     if (!session || session.expires_at.getTime() <= now.getTime()) return null;
-    // A session opened before carts moved into sessions (2026-11-26) has none: its cart reads as empty.
+    // A session opened before carts moved into sessions has none: its cart reads as empty.
     return session.cart ? session : { ...session, cart: { items: [], checkout_id: '' } };
   }
 
