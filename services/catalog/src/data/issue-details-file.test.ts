@@ -36,6 +36,17 @@ describe('issue details in files', () => {
     expect(readdirSync(directory)).toEqual([]);
   });
 
+  it('when two stores hold details at the same offsets and each is read again and again, then each record reads its own details', () => {
+    const first = new IssueDetailsFile(directory);
+    const second = new IssueDetailsFile(directory);
+    const ours = [store(first, 1, 'store one'), store(first, 2, 'store one, issue two')];
+    const theirs = [store(second, 1, 'store two'), store(second, 2, 'store two, issue two')];
+    expect(ours.map((record) => record.location.at)).toEqual(theirs.map((record) => record.location.at));
+    for (let round = 0; round < 3; round++) {
+      expect([...ours, ...theirs].map((record) => record.description)).toEqual(['store one', 'store one, issue two', 'store two', 'store two, issue two']);
+    }
+  });
+
   it('when details are larger than the write buffer, then they are written directly and read back whole', () => {
     const file = new IssueDetailsFile(directory);
     const long = 'ü'.repeat(100_000);

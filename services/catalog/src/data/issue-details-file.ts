@@ -29,6 +29,32 @@ const MIN_COMPACTION_BYTES = 8 * 1024 * 1024;
 /** Reads run one at a time on the event loop: one scratch buffer for all segments. */
 let scratch = Buffer.allocUnsafe(4096);
 
+/**
+ * Details decoded lately, of every segment, least recently read first: the
+ * first page of a tenant's shelves shows the same issues to each of its
+ * users, so a page is mostly presented from here, without a read and a
+ * JSON.parse per issue. Stored bytes never change, so an entry is true for as
+ * long as it is kept. Bounded by the stored bytes of its entries (decoded,
+ * they take a few times that), whatever the number of tenants.
+ */
+const RECENT_DETAILS_BYTES = 1024 * 1024;
+/** Larger details (a long description) are decoded on each read rather than crowd out many others. */
+const RECENT_DETAILS_MAX_LENGTH = 16 * 1024;
+const recentDetails = new Map<string, { details: IssueDetails; length: number }>();
+let recentBytes = 0;
+let segmentCount = 0;
+
+function remember(key: string, details: IssueDetails, length: number): void {
+  if (length > RECENT_DETAILS_MAX_LENGTH) return;
+  recentDetails.set(key, { details, length });
+  recentBytes += length;
+  for (const [oldest, entry] of recentDetails) {
+    if (recentBytes <= RECENT_DETAILS_BYTES) break;
+    recentDetails.delete(oldest);
+    recentBytes -= entry.length;
+  }
+}
+
 /** Closes a segment's file when the segment is garbage collected (no record reads it any more). */
 const closeWhenCollected = new FinalizationRegistry<number>((fd) => {
   try {
@@ -45,7 +71,9 @@ class FileSegment implements DetailsSegment {
   /** Allocated by an append, dropped by flush(): a tenant with no pending writes holds none. */
   private buffer: Buffer | undefined;
   private buffered = 0;
-  // A page presents an issue field by field: its details are decoded once.
+  /** Names the segment in recentDetails. */
+  private readonly id = ++segmentCount;
+  // A page presents an issue field by field: its details are looked up once.
   private lastAt = -1;
   private lastDetails: IssueDetails | undefined;
 
@@ -78,6 +106,24 @@ class FileSegment implements DetailsSegment {
 
   read(at: number, length: number): IssueDetails {
     if (at === this.lastAt) return this.lastDetails!;
+    const key = `${this.id}:${at}`;
+    const recent = recentDetails.get(key);
+    let details: IssueDetails;
+    if (recent) {
+      // A hit moves to the end of the map, so what is shown often stays.
+      recentDetails.delete(key);
+      recentDetails.set(key, recent);
+      details = recent.details;
+    } else {
+      details = this.decode(at, length);
+      remember(key, details, length);
+    }
+    this.lastDetails = details;
+    this.lastAt = at;
+    return details;
+  }
+
+  private decode(at: number, length: number): IssueDetails {
     let text: string;
     if (at >= this.written) {
       const from = at - this.written;
@@ -87,9 +133,7 @@ class FileSegment implements DetailsSegment {
       this.readAll(scratch, length, at);
       text = scratch.toString('utf8', 0, length);
     }
-    this.lastDetails = decodeDetails(text);
-    this.lastAt = at;
-    return this.lastDetails;
+    return decodeDetails(text);
   }
 
   /** The whole segment's bytes, for copying many records at once. */
