@@ -36,7 +36,7 @@ describe('domain errors over gRPC', () => {
   it('when the details cannot be encoded, then the reply is INTERNAL instead of a throw', () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;
-    const sent = toGrpcError(new DomainError('INVALID_ARGUMENT', 'x', circular as never));
+    const sent = toGrpcError(new DomainError('INVALID_ARGUMENT', 'x', { fieldErrors: circular as never }));
     expect(sent.code).toBe(status.INTERNAL);
     expect(sent.details).toBe('Internal server error.');
   });
@@ -107,18 +107,26 @@ describe('HTTP mapping', () => {
     }
   });
 
-  it('when a reason is sent, then its status travels beside it for gateways of the release before', () => {
+  it('when a reason is sent, then only the reason travels, never an HTTP status', () => {
     const sent = toGrpcError(failedPrecondition('This issue has no digital content to read.', 'NO_DIGITAL_CONTENT'));
     const wire: unknown = JSON.parse(Buffer.from(sent.metadata.get('folio-error-details-bin')[0] as Buffer).toString('utf8'));
-    expect(wire).toEqual({ reason: 'NO_DIGITAL_CONTENT', httpStatus: 422 });
+    expect(wire).toEqual({ reason: 'NO_DIGITAL_CONTENT' });
+    const exact = toGrpcError(new DomainError('FAILED_PRECONDITION', 'free issue', { httpStatus: 422 }));
+    expect(JSON.parse(Buffer.from(exact.metadata.get('folio-error-details-bin')[0] as Buffer).toString('utf8'))).toEqual({});
   });
 
-  it('when a service of the release before sends only an HTTP status, then it is still honoured', () => {
-    const received = fromGrpcError(asServiceError(toGrpcError(new DomainError('FAILED_PRECONDITION', 'free issue', { httpStatus: 422 }))));
+  it('when the details carry an HTTP status or a key this code does not know, then they are ignored and the table decides', () => {
+    const metadata = new Metadata();
+    const sent = { reason: 'NOT_FOR_SALE', httpStatus: 409, retryAfterSeconds: 'soon', somethingNewer: { a: 1 } };
+    metadata.set('folio-error-details-bin', Buffer.from(JSON.stringify(sent), 'utf8'));
+    const received = fromGrpcError(Object.assign(asServiceError(toGrpcError(failedPrecondition('x'))), { metadata }));
+    expect(received.details).toEqual({ reason: 'NOT_FOR_SALE' });
     expect(httpStatusOf(received)).toBe(422);
+    metadata.set('folio-error-details-bin', Buffer.from(JSON.stringify({ httpStatus: 422 }), 'utf8'));
+    expect(httpStatusOf(fromGrpcError(Object.assign(asServiceError(toGrpcError(failedPrecondition('x'))), { metadata })))).toBe(412);
   });
 
-  it('when the reason and a legacy status disagree, then the reason wins', () => {
+  it('when the HTTP layer of the gateway sets a status and a reason disagrees, then the reason wins', () => {
     expect(httpStatusOf(new DomainError('FAILED_PRECONDITION', 'x', { reason: 'LAST_OWNER', httpStatus: 422 }))).toBe(409);
   });
 

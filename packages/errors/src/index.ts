@@ -59,9 +59,9 @@ export interface ErrorDetails {
   /**
    * An exact HTTP status, set only by the gateway's own HTTP layer (it is the
    * HTTP edge: a body that is not JSON is a 400 before any service is asked).
-   * Services name a `reason` instead; a service's `httpStatus` on the wire is
-   * still honoured for one release (the two-release rule), so a new gateway
-   * answers right while services of the release before are still running.
+   * It never crosses gRPC: it is left out of the metadata a service sends and
+   * ignored in what a client receives, so for a service's error the one table,
+   * REASON_STATUS, decides. Services name a `reason` instead.
    */
   httpStatus?: number;
 }
@@ -256,26 +256,44 @@ export function toGrpcError(error: unknown): GrpcErrorReply {
   }
   try {
     const metadata = new Metadata();
-    // For one release the status of a reason travels beside it as `httpStatus`, which is all
-    // a gateway of the release before reads (the two-release rule: both filled, the new one
-    // read first). In the release after, drop it here and drop a service's `httpStatus` in
-    // fromGrpcError (the gateway's own, set in-process, stays).
-    const legacyStatus = error.details.httpStatus === undefined ? reasonStatusOf(error) : undefined;
-    const details: ErrorDetails = legacyStatus === undefined ? error.details : { ...error.details, httpStatus: legacyStatus };
-    metadata.set(DETAILS_KEY, Buffer.from(JSON.stringify(details), 'utf8'));
+    metadata.set(DETAILS_KEY, Buffer.from(JSON.stringify(wireDetailsOf(error.details)), 'utf8'));
     return { code: GRPC_CODE[error.code], details: error.message, metadata, isInternal: error.code === 'INTERNAL' };
   } catch {
     return internalReply();
   }
 }
 
-function detailsOf(metadata: Metadata | undefined): { details: ErrorDetails; sent: boolean } {
+/** The details that cross gRPC: everything but `httpStatus`, which belongs to the gateway's own HTTP layer. */
+type WireDetails = Omit<ErrorDetails, 'httpStatus'>;
+
+function wireDetailsOf(details: ErrorDetails): WireDetails {
+  const { fieldErrors, retryAfterSeconds, reason } = details;
+  return { ...(fieldErrors && { fieldErrors }), ...(retryAfterSeconds !== undefined && { retryAfterSeconds }), ...(reason && { reason }) };
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The details as sent, keeping only the keys this code knows and of the
+ * right type: a key it does not know (one a newer peer adds, or an
+ * `httpStatus` an older service still sends) is ignored, never an error.
+ */
+function detailsOf(metadata: Metadata | undefined): { details: WireDetails; sent: boolean } {
   const raw = metadata?.get(DETAILS_KEY)?.[0];
   if (raw === undefined) return { details: {}, sent: false };
   try {
     const text = typeof raw === 'string' ? raw : raw.toString('utf8');
     const parsed: unknown = JSON.parse(text);
-    return { details: parsed && typeof parsed === 'object' ? (parsed as ErrorDetails) : {}, sent: true };
+    if (!isPlainObject(parsed)) return { details: {}, sent: true };
+    const { fieldErrors, retryAfterSeconds, reason } = parsed;
+    return {
+      details: {
+        ...(isPlainObject(fieldErrors) && { fieldErrors: fieldErrors as Record<string, string[]> }),
+        ...(typeof retryAfterSeconds === 'number' && { retryAfterSeconds }),
+        ...(typeof reason === 'string' && { reason: reason as ErrorReason }),
+      },
+      sent: true,
+    };
   } catch {
     return { details: {}, sent: true };
   }
@@ -294,9 +312,9 @@ export function fromGrpcError(error: ServiceError, method?: string): DomainError
 }
 
 /**
- * The HTTP status of an error: its reason's in REASON_STATUS, else an exact
- * `httpStatus` (the gateway's own, or, for one release, one a service of the
- * release before still sends), else its code's.
+ * The HTTP status of an error: its reason's in REASON_STATUS, else the exact
+ * `httpStatus` of the gateway's own HTTP layer (never a service's: it does
+ * not cross gRPC), else its code's.
  */
 export function httpStatusOf(error: DomainError): number {
   const { httpStatus } = error.details;

@@ -24,7 +24,7 @@ describe('error reasons over gRPC', () => {
       if (request.userId === 1) throw failedPrecondition('The store must keep an owner: make someone else owner first.', 'LAST_OWNER');
       if (request.userId === 2)
         throw new DomainError('RESOURCE_EXHAUSTED', 'The file is larger than the 5 MB allowed for one upload.', { reason: 'FILE_TOO_LARGE' });
-      // A service of the release before: a status of its own, no reason.
+      // A status of its own, which does not cross gRPC: the code decides.
       if (request.userId === 3) throw new DomainError('FAILED_PRECONDITION', 'This issue is free: there is nothing to buy.', { httpStatus: 422 });
       throw failedPrecondition('Not yet.');
     };
@@ -62,10 +62,10 @@ describe('error reasons over gRPC', () => {
     expect(httpStatusOf(failure)).toBe(status);
   });
 
-  it('when a service of the release before sends only an HTTP status, then the client still answers it', async () => {
+  it('when a server sets an HTTP status without a reason, then it is not sent and the code decides', async () => {
     const failure = await failureOf(3);
-    expect(failure.details.reason).toBeUndefined();
-    expect(httpStatusOf(failure)).toBe(422);
+    expect(failure.details).toEqual({});
+    expect(httpStatusOf(failure)).toBe(412);
   });
 
   it('when the error names no reason, then its code decides', async () => {
