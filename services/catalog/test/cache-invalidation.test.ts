@@ -13,7 +13,7 @@ import type { CommerceDataset } from '@folio/commerce/seed';
 import { BRUNO, CARLA, dataset } from './support/dataset.js';
 import { idsOf, startTestCatalog, type TestCatalog } from './support/harness.js';
 
-const base = { page: 0, perPage: 0, lang: '', appBaseVersion: '' };
+const base = { page: 0, perPage: 0 };
 const demo = dataset as unknown as CommerceDataset & IdentityDataset;
 const issue = (id: number) => demo.issues.find((candidate) => candidate.id === id)!;
 
@@ -80,7 +80,7 @@ describe('caches invalidated by events', () => {
   });
 
   it("when identity updates a tenant's settings, then the next search sees the new storefront_search flag", async () => {
-    const search = () => t.client.searchStore({ tenantId: 3, userId: CARLA, query: 'livraria', page: 0, scope: catalog.Scope.SCOPE_OWNED, lang: '' });
+    const search = () => t.client.searchStore({ tenantId: 3, userId: CARLA, query: 'livraria', page: 0, scope: catalog.Scope.SCOPE_OWNED });
     expect((await search()).searchDisabled).toBe(true);
 
     const broker = await Broker.connect(testInfra().amqpUrl, { logger: quiet, name: 'catalog-test-identity-seed' });

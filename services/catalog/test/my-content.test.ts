@@ -1,11 +1,12 @@
 // GET /api/v2/user/my-content and /user/continue-reading, as the gateway calls them.
+import { catalog } from '@folio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANA, BRUNO, CARLA } from './support/dataset.js';
 import { idsOf, startTestCatalog, type TestCatalog } from './support/harness.js';
 
 describe('my content', () => {
   let t: TestCatalog;
-  const list = (userId: number, tenantIds: number[], perPage = 0, cursor = '') => t.client.listMyContent({ tenantIds, userId, perPage, cursor, lang: '' });
+  const list = (userId: number, tenantIds: number[], perPage = 0, cursor = '') => t.client.listMyContent({ tenantIds, userId, perPage, cursor });
 
   beforeAll(async () => {
     t = await startTestCatalog({ reader: true });
@@ -17,7 +18,7 @@ describe('my content', () => {
     // Tenant 1: 1009 (gift), 1001 (purchase), 1003 (free); 1005 is physical, 1006 revoked.
     // Tenant 2: everything, through her plan (including the subscription-only 2005).
     expect(idsOf(section)).toEqual([1009, 1001, 2002, 2001, 1003, 2005, 2003, 2004]);
-    expect(section).toMatchObject({ filterName: 'section', filterValue: 'my_content', title: 'My content', meta: undefined });
+    expect(section).toMatchObject({ kind: catalog.SectionKind.SECTION_KIND_MY_CONTENT, filter: { name: 'section', value: 'my_content' }, meta: undefined });
     expect(section!.data.every((item) => item.commerce === undefined && item.tenantId > 0)).toBe(true);
     expect(meta).toEqual({ perPage: 100, nextCursor: undefined, prevCursor: undefined });
   });
@@ -85,14 +86,14 @@ describe('my content', () => {
       { tenantId: 1, issueId: 1009, readAt: '2026-05-02T10:00:00Z' },
       { tenantId: 1, issueId: 1001, readAt: '2026-05-01T10:00:00Z' },
     ]);
-    const page1 = await t.client.listContinueReading({ tenantIds: [1, 2], userId: ANA, page: 0, perPage: 2, lang: 'es' });
-    expect(page1.section).toMatchObject({ filterName: 'section', filterValue: 'continue_reading', title: 'Continuar leyendo' });
+    const page1 = await t.client.listContinueReading({ tenantIds: [1, 2], userId: ANA, page: 0, perPage: 2 });
+    expect(page1.section).toMatchObject({ kind: catalog.SectionKind.SECTION_KIND_CONTINUE_READING, filter: { name: 'section', value: 'continue_reading' } });
     expect(page1.section!.data.map((item) => [item.id, item.tenantId])).toEqual([
       [2004, 2],
       [1009, 1],
     ]);
     expect(page1.section!.meta).toEqual({ currentPage: 1, from: 1, to: 2, lastPage: 2, perPage: 2, total: 3 });
-    const page2 = await t.client.listContinueReading({ tenantIds: [1, 2], userId: ANA, page: 2, perPage: 2, lang: '' });
+    const page2 = await t.client.listContinueReading({ tenantIds: [1, 2], userId: ANA, page: 2, perPage: 2 });
     expect(idsOf(page2.section)).toEqual([1001]);
   });
 });

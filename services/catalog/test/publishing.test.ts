@@ -55,8 +55,6 @@ describe('publishing', () => {
           page: 1,
           perPage: 100,
           scope: catalog.Scope.SCOPE_OWNED,
-          lang: 'en',
-          appBaseVersion: '',
           filesOnly: false,
         })
       ).section,
@@ -72,17 +70,15 @@ describe('publishing', () => {
           page: 1,
           perPage: 100,
           scope: catalog.Scope.SCOPE_OWNED,
-          lang: 'en',
-          appBaseVersion: '',
           filesOnly: false,
         })
       ).section,
     );
   const searched = async (query: string) =>
-    idsOf((await t.client.searchStore({ tenantId: SUR, userId: ANA, query, page: 1, scope: catalog.Scope.SCOPE_OWNED, lang: 'en', filesOnly: false })).section);
+    idsOf((await t.client.searchStore({ tenantId: SUR, userId: ANA, query, page: 1, scope: catalog.Scope.SCOPE_OWNED, filesOnly: false })).section);
   const searchedGlobally = async (query: string) =>
-    idsOf((await t.client.searchGlobal({ tenantIds: [1, SUR], appTenantId: 1, userId: ANA, query, page: 1, lang: 'en' })).section);
-  const myContent = async () => idsOf((await t.client.listMyContent({ tenantIds: [1, SUR], userId: ANA, perPage: 100, cursor: '', lang: 'en' })).section);
+    idsOf((await t.client.searchGlobal({ tenantIds: [1, SUR], appTenantId: 1, userId: ANA, query, page: 1 })).section);
+  const myContent = async () => idsOf((await t.client.listMyContent({ tenantIds: [1, SUR], userId: ANA, perPage: 100, cursor: '' })).section);
 
   it('when an issue is created, then it is a draft with a new id, a slug from its name and the ISBN as 13 digits', async () => {
     const issue = await create({
@@ -380,7 +376,6 @@ describe('publishing', () => {
             query: 'Xylophone',
             page: 1,
             scope: catalog.Scope.SCOPE_OWNED,
-            lang: 'en',
             filesOnly: false,
           });
           return idsOf(found.section).includes(issue.id) || undefined;

@@ -12,7 +12,7 @@ import { idsOf, startTestCatalog, type CatalogClient, type TestCatalog } from '.
 import { createPromiseClient } from '@folio/grpc';
 
 const { SCOPE_ALL, SCOPE_OWNED } = catalog.Scope;
-const base = { page: 0, perPage: 0, lang: '', appBaseVersion: '' };
+const base = { page: 0, perPage: 0 };
 const QUERIES = ['cafe', 'Cro\u0301nicas', 'lucia', 'ri', 'night ferry', 'the', 'zanzibar'];
 
 /** Everything a client sees of the view: searches, shelves and content of a few users. */
@@ -23,11 +23,11 @@ async function everythingSeenBy(client: CatalogClient) {
       for (const scope of [SCOPE_OWNED, SCOPE_ALL]) {
         seen.push(await client.listLibrarySections({ ...base, tenantId, userId, scope, perPage: 100 }));
         seen.push(await client.filterLibrary({ ...base, tenantId, userId, scope, filterName: 'section', filterValue: 'latest_issues', perPage: 100 }));
-        for (const query of QUERIES) seen.push(await client.searchStore({ tenantId, userId, query, page: 0, scope, lang: '' }));
+        for (const query of QUERIES) seen.push(await client.searchStore({ tenantId, userId, query, page: 0, scope }));
       }
     }
-    for (const query of QUERIES) seen.push(await client.searchGlobal({ tenantIds: [1, 2, 4, 6], userId, query, page: 0, lang: '', appTenantId: 1 }));
-    seen.push(await client.listMyContent({ tenantIds: [1, 2, 4, 6], userId, perPage: 100, cursor: '', lang: '' }));
+    for (const query of QUERIES) seen.push(await client.searchGlobal({ tenantIds: [1, 2, 4, 6], userId, query, page: 0, appTenantId: 1 }));
+    seen.push(await client.listMyContent({ tenantIds: [1, 2, 4, 6], userId, perPage: 100, cursor: '' }));
   }
   return seen;
 }
@@ -86,9 +86,9 @@ describe('starting from a snapshot', () => {
     const replica = await startReplica();
     expect(replica.service.startedFrom).toMatchObject({ source: 'snapshot', issues: dataset.issues.length - 1 });
     expect(replica.service.startedFrom.source === 'snapshot' && replica.service.startedFrom.caughtUp).toBeGreaterThanOrEqual(2);
-    const zanzibar = await replica.client.searchStore({ tenantId: 1, userId: ANA, query: 'zanzibar', page: 0, scope: SCOPE_ALL, lang: '' });
+    const zanzibar = await replica.client.searchStore({ tenantId: 1, userId: ANA, query: 'zanzibar', page: 0, scope: SCOPE_ALL });
     expect(idsOf(zanzibar.section)).toEqual([1009]);
-    const cafe = await replica.client.searchStore({ tenantId: 2, userId: ANA, query: 'cafe', page: 0, scope: SCOPE_ALL, lang: '' });
+    const cafe = await replica.client.searchStore({ tenantId: 2, userId: ANA, query: 'cafe', page: 0, scope: SCOPE_ALL });
     expect(idsOf(cafe.section)).toEqual([]);
     expect(await everythingSeenBy(replica.client)).toEqual(await everythingSeenBy(t.client));
   });
@@ -128,7 +128,7 @@ describe('starting from a snapshot', () => {
     await snapshots().updateOne({ _id: 'head' }, { $set: { fingerprint: 'from-another-build' } });
     const replica = await startReplica();
     expect(replica.service.startedFrom.source === 'database' && replica.service.startedFrom.snapshotIgnored).toMatch(/another version/);
-    const zanzibar = await replica.client.searchStore({ tenantId: 1, userId: ANA, query: 'zanzibar', page: 0, scope: SCOPE_ALL, lang: '' });
+    const zanzibar = await replica.client.searchStore({ tenantId: 1, userId: ANA, query: 'zanzibar', page: 0, scope: SCOPE_ALL });
     expect(idsOf(zanzibar.section)).toEqual([1009]);
   });
 });

@@ -22,15 +22,11 @@ type TestHandlers = { -readonly [K in keyof Handlers]?: Handlers[K] };
 const { SECTION_KIND_CONTINUE_READING, SECTION_KIND_LATEST_ISSUES, SECTION_KIND_COLLECTION, SECTION_KIND_SEARCH, SECTION_KIND_MY_CONTENT } =
   catalog.SectionKind;
 
-/** A section as catalog answers it: its facts, with the deprecated rendered fields left empty. */
+/** A section as catalog answers it: its facts. */
 const facts = (kind: catalog.SectionKind, filter: catalog.SectionFilter, over: Partial<catalog.Section> = {}): catalog.Section => ({
   kind,
   filter,
   collectionTitles: {},
-  filterName: undefined,
-  filterValue: undefined,
-  filterParams: undefined,
-  title: '',
   data: [],
   meta: undefined,
   ...over,
@@ -42,7 +38,6 @@ const SUMMARY = {
   name: 'Harbor Monthly - March',
   slug: 'harbor-monthly-march',
   coverUrl: 'http://127.0.0.1:8080/media/covers/1002.svg',
-  publishedAt: '',
   publishedAtMs: Date.parse('2026-03-15T08:00:00Z'),
   type: 'pdf',
   description: 'Monthly magazine of the northern harbours.',
@@ -82,7 +77,6 @@ const STOREFRONT_ITEM: catalog.IssueSummary = {
     free: false,
     prices: [{ currency: 'USD', amount: 4.99, discount: { amount: 2.49 } }],
     purchaseLink: 'http://northwind.localhost:8080/app/purchase/1002',
-    status: '',
   },
 };
 /** A free audiobook in the storefront: no pages, no price, no purchase link. */
@@ -91,7 +85,7 @@ const FREE_AUDIO: catalog.IssueSummary = {
   id: 1003,
   type: 'audio',
   numberOfPages: undefined,
-  commerce: { canBeRead: true, canBeBought: false, accessReason: 'free', free: true, prices: [], status: '' },
+  commerce: { canBeRead: true, canBeBought: false, accessReason: 'free', free: true, prices: [] },
 };
 
 const meta = (over: Partial<catalog.PageMeta> = {}): catalog.PageMeta => ({ currentPage: 1, from: 1, to: 1, lastPage: 1, perPage: 8, total: 1, ...over });
@@ -170,8 +164,6 @@ describe('catalog routes (catalog stand-in)', () => {
         page: 2,
         perPage: 3,
         scope: catalog.Scope.SCOPE_ALL,
-        lang: '',
-        appBaseVersion: '',
       });
       expect(response.body).toEqual({
         meta: { current_page: 2, from: 5, to: 6, last_page: 2, per_page: 4, total: 6 },
@@ -238,8 +230,6 @@ describe('catalog routes (catalog stand-in)', () => {
         page: 1,
         perPage: 8,
         scope: catalog.Scope.SCOPE_OWNED,
-        lang: '',
-        appBaseVersion: '',
       });
       expect(response.body.data).toEqual([{ filter_name: 'section', filter_value: 'latest_issues', title: 'Latest issues', data: [SUMMARY_WIRE] }]);
       expect(Object.keys(response.body.data[0].data[0])).toEqual(Object.keys(SUMMARY_WIRE));
@@ -284,8 +274,6 @@ describe('catalog routes (catalog stand-in)', () => {
         page: 1,
         perPage: 5,
         scope: catalog.Scope.SCOPE_OWNED,
-        lang: '',
-        appBaseVersion: '',
       });
       expect(response.body).toEqual({
         filter_name: 'section',
@@ -400,7 +388,7 @@ describe('catalog routes (catalog stand-in)', () => {
       section: facts(SECTION_KIND_SEARCH, { name: 'search', value: 'Café' }, { data: [SUMMARY], meta: meta() }),
     };
 
-    it('when searched, then the query goes as sent (catalog normalizes) with page, scope and language', async () => {
+    it('when searched, then the query goes as sent (catalog normalizes) with page and scope', async () => {
       handlers.searchStore = async () => found;
       const response = await get(`/api/v2/search/store?query=${encodeURIComponent('Cafe\u0301')}&scope=all&page=2`, {
         'x-svc-tenant-id': '2',
@@ -413,7 +401,6 @@ describe('catalog routes (catalog stand-in)', () => {
         query: 'Cafe\u0301',
         page: 2,
         scope: catalog.Scope.SCOPE_ALL,
-        lang: '',
       });
       expect(response.body).toEqual({
         filter_name: 'search',
@@ -472,7 +459,6 @@ describe('catalog routes (catalog stand-in)', () => {
         userId,
         query: 'mara',
         page: 1,
-        lang: '',
         appTenantId: 1,
       });
       expect(response.body.data.map((item: { tenant_id: number; id: number }) => [item.tenant_id, item.id])).toEqual([
@@ -505,7 +491,7 @@ describe('catalog routes (catalog stand-in)', () => {
       const response = await get('/api/v2/user/my-content?per_page=1&cursor=abc.def&scope=all');
       expect(response.status).toBe(200);
       const request = last<catalog.ListMyContentRequest>('listMyContent');
-      expect({ ...request, tenantIds: [...request.tenantIds].sort() }).toEqual({ tenantIds: [1, 2], userId, perPage: 1, cursor: 'abc.def', lang: '' });
+      expect({ ...request, tenantIds: [...request.tenantIds].sort() }).toEqual({ tenantIds: [1, 2], userId, perPage: 1, cursor: 'abc.def' });
       expect(response.body).toEqual({
         filter_name: 'section',
         filter_value: 'my_content',
@@ -539,7 +525,7 @@ describe('catalog routes (catalog stand-in)', () => {
       const response = await get('/api/v2/user/continue-reading');
       expect(response.status).toBe(200);
       const request = last<catalog.ListContinueReadingRequest>('listContinueReading');
-      expect({ ...request, tenantIds: [...request.tenantIds].sort() }).toEqual({ tenantIds: [1, 2], userId, page: 1, perPage: 6, lang: '' });
+      expect({ ...request, tenantIds: [...request.tenantIds].sort() }).toEqual({ tenantIds: [1, 2], userId, page: 1, perPage: 6 });
       expect(response.body).toEqual({
         filter_name: 'section',
         filter_value: 'continue_reading',

@@ -65,7 +65,7 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
         scope: scopeOf(request.scope),
       });
       return {
-        sections: result.sections.map((section) => presenter.section(section, { lang: request.lang, appBaseVersion: request.appBaseVersion })),
+        sections: result.sections.map((section) => presenter.section(section)),
         meta: pageMetaOf(result.meta),
       };
     },
@@ -81,7 +81,7 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
         scope: scopeOf(request.scope),
         filesOnly: request.filesOnly,
       });
-      return { section: presenter.section(section, { lang: request.lang, appBaseVersion: request.appBaseVersion }) };
+      return { section: presenter.section(section) };
     },
 
     async getFavorite(request) {
@@ -103,9 +103,7 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
         scope: scopeOf(request.scope),
         filesOnly: request.filesOnly,
       });
-      return result.disabled
-        ? { searchDisabled: true, section: undefined }
-        : { searchDisabled: false, section: presenter.section(result.section, { lang: request.lang }) };
+      return result.disabled ? { searchDisabled: true, section: undefined } : { searchDisabled: false, section: presenter.section(result.section) };
     },
 
     async searchGlobal(request) {
@@ -116,9 +114,7 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
         query: request.query,
         page: request.page,
       });
-      return result.disabled
-        ? { searchDisabled: true, section: undefined }
-        : { searchDisabled: false, section: presenter.section(result.section, { lang: request.lang }) };
+      return result.disabled ? { searchDisabled: true, section: undefined } : { searchDisabled: false, section: presenter.section(result.section) };
     },
 
     async listMyContent(request) {
@@ -128,7 +124,7 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
         perPage: request.perPage,
         cursor: request.cursor,
       });
-      return { section: presenter.section(result.section, { lang: request.lang }), meta: cursorMetaOf(result.meta) };
+      return { section: presenter.section(result.section), meta: cursorMetaOf(result.meta) };
     },
 
     async createIssue(request) {
@@ -173,7 +169,7 @@ export function catalogHandlers(app: UseCases): ServiceHandlers<typeof catalog.C
         page: request.page,
         perPage: request.perPage,
       });
-      return { section: presenter.section(section, { lang: request.lang }) };
+      return { section: presenter.section(section) };
     },
   };
 }

@@ -6,7 +6,6 @@ import { fillTemplate, type ListedIssue, type PageMetaView, type SectionKind, ty
 import type { Scope } from '../domain/storefront.js';
 import { stateOf, type IssueState, type StoredAccessibility, type StoredIssue } from '../domain/repositories.js';
 import type { IssueFieldsInput } from '../domain/publishing.js';
-import { filterKeys, formatDateTime, langOf, sectionTitle, statusLabel, type DeprecatedRequestFields } from './deprecated-fields.js';
 
 const KIND_TO_WIRE: Record<SectionKind, catalog.SectionKind> = {
   continue_reading: catalog.SectionKind.SECTION_KIND_CONTINUE_READING,
@@ -98,8 +97,8 @@ export class Presenter {
     return issue.coverUrl ?? fillTemplate(this.coverUrlTemplate, { issue_id: issue.id, tenant_id: issue.tenantId });
   }
 
-  /** The facts of an item, and for one release the rendered fields an older gateway reads (deprecated-fields.ts). */
-  summary(listed: ListedIssue, deprecated: DeprecatedRequestFields = {}): catalog.IssueSummary {
+  /** The facts of an item; the gateway renders them. */
+  summary(listed: ListedIssue): catalog.IssueSummary {
     const { issue, commerce } = listed;
     return {
       id: issue.id,
@@ -107,7 +106,6 @@ export class Presenter {
       name: issue.name,
       slug: issue.slug,
       coverUrl: this.coverUrl(issue),
-      publishedAt: formatDateTime(new Date(issue.publishedAtMs)),
       publishedAtMs: issue.publishedAtMs,
       type: issue.type,
       description: issue.description,
@@ -132,23 +130,15 @@ export class Presenter {
                 : undefined,
             })),
             purchaseLink: commerce.purchaseLink ?? undefined,
-            status: statusLabel(commerce.accessReason, issue.type, langOf(deprecated.lang)),
           }
         : undefined,
     };
   }
 
-  /**
-   * The facts of a section, and for one release the rendered fields an
-   * older gateway reads, from the deprecated request fields it still sends
-   * (a newer gateway leaves them empty and reads only the facts).
-   */
-  section(section: SectionView, deprecated: DeprecatedRequestFields): catalog.Section {
-    const lang = langOf(deprecated.lang);
+  /** The facts of a section: its kind, its whole filter and a collection's titles; the gateway titles it and chooses the filter keys. */
+  section(section: SectionView): catalog.Section {
     return {
-      ...filterKeys(section.filter, deprecated.appBaseVersion),
-      title: sectionTitle(section, lang),
-      data: section.data.map((listed) => this.summary(listed, deprecated)),
+      data: section.data.map((listed) => this.summary(listed)),
       meta: section.meta ? pageMetaOf(section.meta) : undefined,
       kind: KIND_TO_WIRE[section.kind],
       filter: { name: section.filter.name, value: section.filter.value },

@@ -11,7 +11,7 @@
 import { catalog } from '@folio/proto';
 import type { Lang } from '../render/lang.js';
 import type { Services, Tenant } from '../http/route.js';
-import { NO_LANG, NO_LANG_OR_VERSION, sectionTitle } from '../render/v2/catalog.js';
+import { sectionTitle } from '../render/v2/catalog.js';
 import { accessibilityEntryOf } from './accessibility.js';
 import { fileTypeOf, MEDIA_TYPE, type Acquisition, type Destination, type Feed, type NavigationEntry, type PublicationEntry } from './model.js';
 
@@ -143,7 +143,6 @@ async function collectionsOf(scope: CatalogScope): Promise<{ slug: string; title
       page,
       perPage: 1,
       scope: catalog.Scope.SCOPE_ALL,
-      ...NO_LANG_OR_VERSION,
     });
     for (const section of response.sections) {
       const slug = section.filter?.value;
@@ -178,7 +177,6 @@ export async function publicationsFeed(scope: CatalogScope, request: { page: num
     page: request.page,
     perPage: PER_PAGE,
     scope: catalog.Scope.SCOPE_ALL,
-    ...NO_LANG_OR_VERSION,
     // Catalog filters what the feed can list before paging: the count is what the pages hold.
     filesOnly: true,
   });
@@ -198,7 +196,6 @@ export async function searchFeed(scope: CatalogScope, request: { query: string; 
     query: request.query,
     page: request.page,
     scope: catalog.Scope.SCOPE_ALL,
-    ...NO_LANG,
     filesOnly: true,
   });
   if (response.searchDisabled) return undefined;
@@ -216,7 +213,6 @@ export async function shelfFeed(scope: CatalogScope, request: { cursor?: string 
     userId: scope.userId,
     perPage: PER_PAGE,
     cursor: request.cursor ?? '',
-    ...NO_LANG,
   });
   const feed = baseFeed(scope, { to: 'shelf', ...(request.cursor && { cursor: request.cursor }) }, 'My shelf');
   feed.publications = await publicationsOf(scope, response.section?.data ?? [], { readable: true });

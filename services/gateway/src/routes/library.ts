@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { invalidArgument, permissionDenied } from '@folio/errors';
 import { route } from '../http/route.js';
 import { libraryFilterKeys } from '../render/app-version.js';
-import { NO_LANG, NO_LANG_OR_VERSION, pagedSectionToWire, shelvesToWire } from '../render/v2/catalog.js';
+import { pagedSectionToWire, shelvesToWire } from '../render/v2/catalog.js';
 import { FavoriteState, issueIdParams, LibraryShelves, PagedSection, queryInt, scopeSchema } from './schemas.js';
 import { searchQuery } from './search.js';
 import { tenantIdsOf } from './user.js';
@@ -53,7 +53,6 @@ export const libraryRoutes = [
         page: query.page,
         perPage: query.per_page,
         scope: catalogScope(query.scope),
-        ...NO_LANG_OR_VERSION,
       });
       return { status: 200, body: shelvesToWire(response, { lang, filterKeys: libraryFilterKeys(appBaseVersion) }) };
     },
@@ -93,7 +92,6 @@ export const libraryRoutes = [
           query: parsed.data,
           page: query.page,
           scope: catalogScope(query.scope),
-          ...NO_LANG,
         });
         if (found.searchDisabled) return { status: 204 };
         return { status: 200, body: pagedSectionToWire(found.section, { lang, filterKeys: 'pair' }, 'SearchStore') };
@@ -105,7 +103,6 @@ export const libraryRoutes = [
         page: query.page,
         perPage: query.per_page,
         scope: catalogScope(query.scope),
-        ...NO_LANG_OR_VERSION,
       });
       return { status: 200, body: pagedSectionToWire(response.section, { lang, filterKeys: libraryFilterKeys(appBaseVersion) }, 'FilterLibrary') };
     },

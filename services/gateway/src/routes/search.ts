@@ -2,7 +2,7 @@
 import { writtenWithoutSpaces } from '@folio/text';
 import { z } from 'zod';
 import { route } from '../http/route.js';
-import { NO_LANG, pagedSectionToWire } from '../render/v2/catalog.js';
+import { pagedSectionToWire } from '../render/v2/catalog.js';
 import { PagedSection, queryInt, scopeSchema } from './schemas.js';
 import { tenantIdsOf } from './user.js';
 import { catalogScope } from './wire.js';
@@ -59,7 +59,6 @@ export const searchRoutes = [
         query: query.query,
         page: query.page,
         scope: catalogScope(query.scope),
-        ...NO_LANG,
       });
       if (response.searchDisabled) return { status: 204 };
       return { status: 200, body: pagedSectionToWire(response.section, { lang, filterKeys: 'pair' }, 'SearchStore') };
@@ -87,7 +86,6 @@ export const searchRoutes = [
         query: query.query,
         page: query.page,
         appTenantId,
-        ...NO_LANG,
       });
       if (response.searchDisabled) return { status: 204 };
       return { status: 200, body: pagedSectionToWire(response.section, { lang, filterKeys: 'pair' }, 'SearchGlobal') };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DomainError } from '@folio/errors';
 import { RATE_RULES } from '../http/rate-limit.js';
 import { route, type Services } from '../http/route.js';
-import { myContentToWire, NO_LANG, pagedSectionToWire } from '../render/v2/catalog.js';
+import { myContentToWire, pagedSectionToWire } from '../render/v2/catalog.js';
 import { EXPORT_FORMATS, loadExport, MARKDOWN_CONTENT_TYPE, toMarkdown, toW3c, W3C_CONTENT_TYPE, W3cAnnotationCollection } from './annotation-export.js';
 import { CursorSection, PagedSection, queryInt, UserObject } from './schemas.js';
 import { userToWire } from './wire.js';
@@ -51,7 +51,6 @@ export const userRoutes = [
         userId: user.id,
         page: query.page,
         perPage: query.per_page,
-        ...NO_LANG,
       });
       return { status: 200, body: pagedSectionToWire(response.section, { lang, filterKeys: 'pair' }, 'ListContinueReading') };
     },
@@ -78,7 +77,6 @@ export const userRoutes = [
         userId: user.id,
         perPage: query.per_page,
         cursor: query.cursor ?? '',
-        ...NO_LANG,
       });
       return { status: 200, body: myContentToWire(response, lang) };
     },

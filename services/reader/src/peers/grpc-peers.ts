@@ -10,7 +10,7 @@ import type { Logger } from '@folio/logger';
 import { ReferenceCache } from '@folio/messaging';
 import { catalog, commerce, identity } from '@folio/proto';
 import type { AccessInfo, IssueInfo, Peers, TenantInfo } from '../domain/ports.js';
-import { parseDateTime } from '../domain/time.js';
+import { formatDateTime, parseDateTime } from '../domain/time.js';
 
 export interface PeerAddresses {
   identity: string;
@@ -87,7 +87,7 @@ export class GrpcPeers implements Peers {
       name: issue.name,
       slug: issue.slug,
       coverUrl: issue.coverUrl,
-      publishedAt: issue.publishedAt,
+      publishedAt: formatDateTime(new Date(issue.publishedAtMs)),
       type: issue.type,
       description: issue.description,
       externalId: issue.externalId,

@@ -24,7 +24,6 @@ const ISSUE: catalog.IssueSummary = {
   name: 'Harbor Monthly - March',
   slug: 'harbor-monthly-march',
   coverUrl: 'http://127.0.0.1:8080/media/covers/1002.svg',
-  publishedAt: '',
   publishedAtMs: Date.parse('2026-03-15T08:00:00Z'),
   type: 'pdf',
   description: 'Monthly magazine of the northern harbours.',
@@ -41,10 +40,6 @@ const ISSUE: catalog.IssueSummary = {
 const META: catalog.PageMeta = { currentPage: 1, from: undefined, to: undefined, lastPage: 1, perPage: 8, total: 0 };
 
 const section = (over: Partial<catalog.Section>): catalog.Section => ({
-  filterName: undefined,
-  filterValue: undefined,
-  filterParams: undefined,
-  title: '',
   data: [],
   meta: undefined,
   kind: SECTION_KIND_LATEST_ISSUES,
@@ -112,7 +107,6 @@ describe('render v2 catalog', () => {
       canBeBought: true,
       free: false,
       prices: [{ currency: 'USD', amount: 4.99, discount: { amount: 2.49 } }],
-      status: '',
     };
     expect(issueToWire({ ...ISSUE, commerce }, 'es')).toMatchObject({
       access_reason: null,

@@ -20,14 +20,6 @@ export interface CatalogRendering {
   filterKeys: FilterKeys;
 }
 
-/**
- * The deprecated request fields by which catalog still renders for an older
- * gateway, left unset (empty on the wire): this gateway renders for itself.
- * They go when the next release reserves them.
- */
-export const NO_LANG = { lang: '' } as const;
-export const NO_LANG_OR_VERSION = { lang: '', appBaseVersion: '' } as const;
-
 function catalogBreach(method: string, what: string): DomainError {
   // A success without a required part is a contract breach upstream, not the client's fault.
   return new DomainError('INTERNAL', `catalog ${method} answered without ${what}`);
