@@ -32,7 +32,7 @@ describe('help subjects, help requests and account deletion', () => {
     await engineering?.close();
   });
 
-  const keysOf = async (appTenantId: number, lang = '') => (await t.client.listHelpSubjects({ appTenantId, lang })).subjects;
+  const keysOf = async (appTenantId: number) => (await t.client.listHelpSubjects({ appTenantId })).subjects;
   const mailTo = (address: string, match: (subject: string) => boolean) =>
     waitFor(async () => (await emailsTo(address)).find((mail) => match(mail.subject)), { what: `mail to ${address}` });
   const submit = (request: Partial<identity.SubmitHelpRequestRequest>) =>
@@ -67,14 +67,6 @@ describe('help subjects, help requests and account deletion', () => {
       'delete-account-and-data',
       'other',
     ]);
-  });
-
-  it('when a gateway of the release before sends a language, then the deprecated label is filled in it, else in English', async () => {
-    expect((await keysOf(2, 'es'))[0]).toMatchObject({ key: 'missing-issues', label: 'No encuentro mis publicaciones' });
-    expect((await keysOf(3, 'pt')).at(-1)!.label).toBe('Outro');
-    expect((await keysOf(4, 'it'))[0]!.label).toBe('Non trovo le mie pubblicazioni');
-    expect((await keysOf(1, 'fr'))[0]!.label).toBe("I can't find my publications");
-    expect((await keysOf(1))[1]!.label).toBe("I can't find my store");
   });
 
   it('when a support subject is submitted, then support gets an e-mail with the message and device details', async () => {

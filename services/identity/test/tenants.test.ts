@@ -92,7 +92,7 @@ describe('tenants, users and tenant discovery', () => {
       tts: reader.tts,
       theme: reader.theme,
       extras: reader.extras,
-      customStyles: reader.customStyles ?? undefined,
+      styles: reader.customStyles ? { values: reader.customStyles } : undefined,
     });
     expect((await t.client.getTenant({ tenantId: 3 })).tenant).toMatchObject({ aggregatorId: 2, mobileAppScheme: 'atlantica://' });
     expect((await t.client.getTenant({ tenantId: 1 })).tenant!.mobileAppScheme).toBeUndefined();

@@ -19,8 +19,8 @@ export const helpRoutes = [
       },
     },
     handler: async ({ appTenantId, lang, services }) => {
-      // `lang` is deprecated and left unset: the subjects are labelled here, from their stored labels.
-      const { subjects } = await services.identity.listHelpSubjects({ appTenantId, lang: '' });
+      // The subjects are labelled here, from their stored labels.
+      const { subjects } = await services.identity.listHelpSubjects({ appTenantId });
       return { status: 200, body: helpSubjectsToWire(subjects, lang) };
     },
   }),

@@ -125,8 +125,7 @@ export function identityHandlers(app: UseCases): ServiceHandlers<typeof identity
 
     async listHelpSubjects(request) {
       const subjects = await app.help.subjects(request.appTenantId);
-      // `lang` only labels the deprecated field, for a gateway of the release before.
-      return { subjects: subjects.map((subject) => toHelpSubject(subject, request.lang)) };
+      return { subjects: subjects.map(toHelpSubject) };
     },
 
     async submitHelpRequest(request) {

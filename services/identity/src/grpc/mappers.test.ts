@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TenantRecord } from '../domain/repositories.js';
-import { toHelpSubject, toTenant } from './mappers.js';
+import { toTenant } from './mappers.js';
 
 const tenant = (reader: unknown): TenantRecord => ({
   _id: 7,
@@ -27,33 +27,19 @@ const tenant = (reader: unknown): TenantRecord => ({
 });
 
 describe('the tenant reader styles', () => {
-  it('when every style is text, then they travel typed and in the deprecated Struct alike', () => {
+  it('when every style is text, then they travel typed', () => {
     const styles = { 'font-family': 'Georgia', color: '#333333' };
     const { reader } = toTenant(tenant({ customStyles: styles }));
     expect(reader!.styles).toEqual({ values: styles });
-    expect(reader!.customStyles).toEqual(styles);
   });
 
-  it('when a style is not text, then only the deprecated Struct carries them', () => {
-    const styles = { 'font-size': 16, color: '#333333' };
-    const { reader } = toTenant(tenant({ customStyles: styles }));
+  it('when a style is not text, then none travel (a style is text)', () => {
+    const { reader } = toTenant(tenant({ customStyles: { 'font-size': 16, color: '#333333' } }));
     expect(reader!.styles).toBeUndefined();
-    expect(reader!.customStyles).toEqual(styles);
   });
 
-  it('when the tenant has none, then neither is set', () => {
+  it('when the tenant has none, then none travel', () => {
     const { reader } = toTenant(tenant({ customStyles: null }));
     expect(reader!.styles).toBeUndefined();
-    expect(reader!.customStyles).toBeUndefined();
-  });
-});
-
-describe('the deprecated help subject label', () => {
-  const subject = { key: 'other', labels: { en: 'Other', pt: 'Outro' } };
-
-  it('when the language has a label, then it is that one, else English, else the key', () => {
-    expect(toHelpSubject(subject, 'pt-BR')).toEqual({ key: 'other', label: 'Outro', labels: subject.labels });
-    expect(toHelpSubject(subject, 'it').label).toBe('Other');
-    expect(toHelpSubject({ key: 'other', labels: {} }, '').label).toBe('other');
   });
 });

@@ -3,7 +3,6 @@ import { identity } from '@folio/proto';
 import type { AuditEntry } from '../domain/audit-log.js';
 import type { DeviceKeyView, SecretForm } from '../domain/device-keys.js';
 import type { HelpSubject } from '../domain/help.js';
-import { langOf } from '../domain/ports.js';
 import type { PublisherApiKeyView } from '../domain/publisher-api-keys.js';
 import type { PushPlatform } from '../domain/push.js';
 import type { TokenPair } from '../domain/sessions.js';
@@ -53,12 +52,11 @@ function readerDefaultsOf(reader: unknown): identity.TenantReaderDefaults {
     tts: defaults.tts === true,
     theme: typeof defaults.theme === 'string' ? defaults.theme : undefined,
     extras: Array.isArray(defaults.extras) ? defaults.extras.filter((extra): extra is string => typeof extra === 'string') : [],
-    customStyles: isRecord(defaults.customStyles) ? defaults.customStyles : undefined,
     styles: isRecord(defaults.customStyles) ? stylesOf(defaults.customStyles) : undefined,
   };
 }
 
-/** The styles when every value is text: others have no typed form, and only the deprecated Struct carries them. */
+/** The styles when every value is text, as a style is; a tenant configured with another value has none. */
 function stylesOf(styles: Record<string, unknown>): identity.TenantReaderStyles | undefined {
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries(styles)) {
@@ -68,14 +66,9 @@ function stylesOf(styles: Record<string, unknown>): identity.TenantReaderStyles 
   return { values };
 }
 
-/**
- * A help subject with its labels; the deprecated `label` is the one in the
- * caller's language (else English, else the key), as a gateway of the
- * release before shows it.
- */
-export function toHelpSubject(subject: HelpSubject, lang: string): identity.HelpSubject {
-  const label = subject.labels[langOf(lang)] ?? subject.labels.en ?? subject.key;
-  return { key: subject.key, label, labels: subject.labels };
+/** A help subject with its labels in every language; the gateway picks the client's. */
+export function toHelpSubject(subject: HelpSubject): identity.HelpSubject {
+  return { key: subject.key, labels: subject.labels };
 }
 
 export function toUser(user: UserRecord, tenants: TenantRecord[]): identity.User {

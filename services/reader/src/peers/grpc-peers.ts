@@ -150,8 +150,7 @@ function tenantInfoOf(tenant: identity.Tenant): TenantInfo {
       tts: reader?.tts ?? false,
       theme: reader?.theme ?? null,
       extras: reader?.extras ?? [],
-      // The typed styles first; the Struct while an identity of the previous release (or a value that is not text) fills only it.
-      customStyles: reader?.styles ? { ...reader.styles.values } : (reader?.customStyles ?? null),
+      customStyles: reader?.styles ? { ...reader.styles.values } : null,
     },
     exitUrl: tenant.exitUrl,
     twitterUser: tenant.twitterUser,
