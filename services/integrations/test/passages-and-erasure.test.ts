@@ -75,7 +75,6 @@ describe('expand with the reader passages', () => {
           // The reader session the gateway verified: the search runs in it, within its preview share.
           session: { sessionId: '7', tenantId: 1, userId: reader.caller().userId, issueId: 42, preview: false, previewLimit: undefined },
           search: 'The lighthouse keeper climbed the stairs',
-          api: readerProto.SearchApi.SEARCH_API_V1,
           issueId: 42,
         },
       ]);

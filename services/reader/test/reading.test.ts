@@ -1,5 +1,5 @@
 // Reading positions and their validation, continue reading across tenants,
-// in-issue text search (v2 and v1) with snippets and locations checked against
+// in-issue text search (v2 and v1) with its hits checked against
 // the files themselves, the v1 bulk text records, and account erasure through
 // a real account.deleted event.
 import JSZip from 'jszip';
@@ -53,13 +53,13 @@ const open = async (userId: number, issueId: number, tenantId = 1, preview = fal
 /** The session of a reader-token, verified for the tenant as the gateway does before it searches. */
 const sessionOf = async (readerToken: string, tenantId: number) => (await stack.client.verifyReaderToken({ readerToken, expectedTenantId: tenantId })).context;
 
-/** A search of the session's issue, as the gateway asks it (the deprecated `api` unset). */
+/** A search of the session's issue, as the gateway asks it. */
 const searchV2 = async (readerToken: string, search: string, tenantId = 1) =>
-  stack.client.searchIssueText({ session: await sessionOf(readerToken, tenantId), search, api: reader.SearchApi.SEARCH_API_UNSPECIFIED });
+  stack.client.searchIssueText({ session: await sessionOf(readerToken, tenantId), search });
 
 /** A search of a named issue, as v1 asks it. */
 const searchV1 = async (readerToken: string, search: string, issueId: number, tenantId = 1) =>
-  stack.client.searchIssueText({ session: await sessionOf(readerToken, tenantId), search, api: reader.SearchApi.SEARCH_API_UNSPECIFIED, issueId });
+  stack.client.searchIssueText({ session: await sessionOf(readerToken, tenantId), search, issueId });
 
 /** The matched words of a hit, as its excerpt holds them. */
 const matchedWords = (hit: reader.TextHit) => hit.excerpt!.matches.map(({ start, length }) => hit.excerpt!.text.slice(start, start + length));
@@ -258,9 +258,7 @@ describe('in-issue text search', () => {
     expect(hits).toHaveLength(1);
     expect(hits[0]).toMatchObject({ page: 2, section: 1, cfi: undefined });
     const records = (await stack.client.listIssueTextContent({ storeTenantId: 2, issueId: 2002, page: 2 })).records;
-    expect(records).toEqual([
-      { id: expect.any(Number), issueId: 2002, page: 2, section: 1, location: 'page_2_section_1', text: expect.stringContaining('Bahía Blanca') },
-    ]);
+    expect(records).toEqual([{ id: expect.any(Number), issueId: 2002, page: 2, section: 1, text: expect.stringContaining('Bahía Blanca') }]);
     const offset = hits[0]!.pageOffset;
     expect(records[0]!.text.slice(offset, offset + 'tren de Bahía'.length)).toBe('tren de Bahía');
     expect(matchedWords(hits[0]!)).toEqual(['tren', 'Bahía']);
@@ -268,20 +266,6 @@ describe('in-issue text search', () => {
     const v1 = (await searchV1(token, 'lentejas', 2002, 2)).hits;
     expect(v1).toMatchObject([{ page: 3, section: 1, queryWords: ['lentejas'] }]);
     expect(matchedWords(v1[0]!)).toEqual(['lentejas']);
-  });
-
-  it('when a gateway of the release before names its API form, then the deprecated location and snippet come in that form', async () => {
-    const token = await open(USERS.ana, 2002, 2);
-    const session = await sessionOf(token, 2);
-    const [v2] = (await stack.client.searchIssueText({ session, search: 'tren Bahía', api: reader.SearchApi.SEARCH_API_V2 })).hits;
-    expect(v2!.location).toBe(`page:2,offset:${v2!.pageOffset}`);
-    expect(v2!.snippet).toContain('<mark>tren</mark> de <mark>Bahía</mark>');
-    const [v1] = (await stack.client.searchIssueText({ session, search: 'lentejas', api: reader.SearchApi.SEARCH_API_V1, issueId: 2002 })).hits;
-    expect(v1).toMatchObject({ location: 'page_3_section_1', snippet: expect.stringContaining('<b>lentejas</b>') });
-    await expect(stack.client.searchIssueText({ session, search: 'lentejas', api: reader.SearchApi.SEARCH_API_V1 })).rejects.toMatchObject({
-      code: 'INVALID_ARGUMENT',
-      details: { fieldErrors: { issue_id: expect.any(Array) } },
-    });
   });
 
   it('when the last word is cut short, then it matches as a prefix', async () => {
@@ -326,9 +310,9 @@ describe('in-issue text search', () => {
     await expect(stack.client.listIssueTextContent({ storeTenantId: 1, issueId: 2002, page: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(stack.client.listIssueTextContent({ storeTenantId: 1, issueId: 1003, page: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const chapter = (await stack.client.listIssueTextContent({ storeTenantId: 1, issueId: 1001, page: 2 })).records;
-    expect(chapter.map((r) => [r.page, r.section, r.location])).toEqual([
-      [2, 1, 'page_2_section_1'],
-      [2, 2, 'page_2_section_2'],
+    expect(chapter.map((r) => [r.page, r.section])).toEqual([
+      [2, 1],
+      [2, 2],
     ]);
     expect(chapter[0]!.text).toBe('Chapter 2: The Atlas');
   });

@@ -413,7 +413,7 @@ describe('reader settings', () => {
       lang: 'es',
       readerTokenSessionUrl: 'http://northwind.localhost:8080/api/v1/sessions',
       exitUrl: 'https://northwind.localhost/library',
-      reader: { pdfLayout: 'single', tts: true, theme: 'light', extras: [], customStyles: undefined },
+      reader: { pdfLayout: 'single', tts: true, theme: 'light', extras: [], styles: undefined },
       preview: false,
     });
     expect(settings.user).toEqual({ theme: undefined, epub: { zoom: undefined, layout: undefined }, pdf: { layout: undefined } });

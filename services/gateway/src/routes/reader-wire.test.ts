@@ -99,7 +99,7 @@ describe("readerSettingsToWire (the tenant's custom styles)", () => {
       lang: 'en',
       readerTokenSessionUrl: 'http://northwind.localhost/api/v1/sessions',
       exitUrl: 'https://northwind.localhost/library',
-      reader: { pdfLayout: 'single', tts: true, theme: 'light', extras: [], customStyles: undefined, styles: undefined, ...reader },
+      reader: { pdfLayout: 'single', tts: true, theme: 'light', extras: [], styles: undefined, ...reader },
       preview: false,
     },
     user: undefined,
@@ -125,15 +125,11 @@ describe("readerSettingsToWire (the tenant's custom styles)", () => {
     expect(stylesOf({})).toBeNull();
   });
 
-  it('when the typed styles come, then they are read first', () => {
-    expect(stylesOf({ styles: { values: { fontFamily: 'Georgia', accent: '#1F4E79' } }, customStyles: { fontFamily: 'Georgia', accent: '#1F4E79' } })).toEqual({
+  it('when the typed styles come, then they are shown as they are', () => {
+    expect(stylesOf({ styles: { values: { fontFamily: 'Georgia', accent: '#1F4E79' } } })).toEqual({
       fontFamily: 'Georgia',
       accent: '#1F4E79',
     });
     expect(stylesOf({ styles: { values: {} } })).toEqual({});
-  });
-
-  it('when only the deprecated Struct comes (a reader of the release before, or a value that is not text), then it is shown as it is', () => {
-    expect(stylesOf({ customStyles: { fontSize: 18, fontFamily: 'Georgia' } })).toEqual({ fontSize: 18, fontFamily: 'Georgia' });
   });
 });

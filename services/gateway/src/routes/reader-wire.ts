@@ -30,12 +30,6 @@ function breach(method: string, what: string): DomainError {
 
 const nullable = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 
-/**
- * The deprecated search form, left unset: this gateway renders the hits'
- * facts itself (render/v1, render/v2). It goes when the next release reserves it.
- */
-export const NO_SEARCH_API = { api: reader.SearchApi.SEARCH_API_UNSPECIFIED } as const;
-
 /** `{title, href}` (EPUB), `{title, page}` (PDF), `{title, track}` (audio): only the position the entry has. */
 export function tocToWire(entries: readonly reader.TocEntry[]): z.output<typeof TocEntry>[] {
   return entries.map((entry) => ({
@@ -149,8 +143,7 @@ export function readerSettingsToWire(view: reader.ReaderSettingsView | undefined
           tts: defaults?.tts ?? false,
           theme: defaults?.theme ?? 'light',
           extras: defaults?.extras ?? [],
-          // The typed styles first; a reader of the release before (or a value that is not text) sends only the Struct.
-          customStyles: defaults?.styles ? { ...defaults.styles.values } : nullable(defaults?.customStyles),
+          customStyles: defaults?.styles ? { ...defaults.styles.values } : null,
         },
         preview: tenant.preview,
       },

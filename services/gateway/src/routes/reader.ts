@@ -22,7 +22,6 @@ import {
 import {
   lastLocationToProto,
   lastLocationToWire,
-  NO_SEARCH_API,
   POSITION_LIST_MEDIA_TYPE,
   positionListToWire,
   publicationToWire,
@@ -266,7 +265,7 @@ export const readerRoutes = [
     errors: { 403: 'A missing, corrupt, expired or foreign reader-token', 404: 'The issue has no searchable text' },
     handler: async ({ query, readerScope, services }) => {
       // The pipeline verified the token as this user's, for this tenant: reader searches in that session.
-      const response = await services.reader.searchIssueText({ session: readerSessionOf(readerScope), search: query.search, ...NO_SEARCH_API });
+      const response = await services.reader.searchIssueText({ session: readerSessionOf(readerScope), search: query.search });
       return { status: 200, body: response.hits.map(textHitToWire) };
     },
   }),

@@ -15,7 +15,7 @@ import {
   TextSearchHit,
   updateNoteBody,
 } from './schemas.js';
-import { exchangedSessionToWire, NO_SEARCH_API, readerSessionOf, storedSessionToWire } from './reader-wire.js';
+import { exchangedSessionToWire, readerSessionOf, storedSessionToWire } from './reader-wire.js';
 import { annotationChangeOf, noteDraftOf, noteRenderer } from './wire.js';
 
 const store = { tenant: 'store' } as const;
@@ -176,7 +176,6 @@ export const v1Routes = [
         session: readerSessionOf(readerScope),
         search: query.search,
         issueId: query.issue_id,
-        ...NO_SEARCH_API,
       });
       return { status: 200, body: response.hits.map(textHitToWire) };
     },

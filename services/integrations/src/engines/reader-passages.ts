@@ -3,9 +3,7 @@
 // `expand` action. Two reader RPCs make it:
 //   1. SearchIssueText with the selection's first words finds the page and
 //      section the selection comes from, in the reader session the gateway
-//      verified (within its preview share), as for any in-issue search (a
-//      reader of the release before says them only in the v1 location,
-//      `page_<n>_section_<n>`, so the v1 flavour is still asked for);
+//      verified (within its preview share), as for any in-issue search;
 //   2. ListIssueTextContent of that page gives its sections, and the window of
 //      `maxPassages` sections centred on the found one is the answer, in
 //      reading order.
@@ -38,13 +36,9 @@ export function windowAround<T>(items: T[], index: number, size: number): T[] {
   return items.slice(start, start + size);
 }
 
-const SECTION_LOCATION = /^page_(\d+)_section_(\d+)$/;
-
-/** The hit's page and section; from its v1 location when a reader of the release before leaves them unset. */
+/** The hit's page and section. */
 function sectionOf(hit: reader.TextHit): { page: number; section: number } | undefined {
-  if (hit.page > 0 && hit.section > 0) return { page: hit.page, section: hit.section };
-  const match = SECTION_LOCATION.exec(hit.location);
-  return match ? { page: Number(match[1]), section: Number(match[2]) } : undefined;
+  return hit.page > 0 && hit.section > 0 ? { page: hit.page, section: hit.section } : undefined;
 }
 
 export class ReaderPassageSource implements PassageSource {
@@ -72,7 +66,6 @@ export class ReaderPassageSource implements PassageSource {
           previewLimit: session.previewLimit,
         },
         search,
-        api: reader.SearchApi.SEARCH_API_V1,
         issueId: request.issueId,
       });
       const where = hits[0] && sectionOf(hits[0]);

@@ -60,11 +60,8 @@ export class TextSearch {
     },
   ) {}
 
-  /**
-   * `issueId`: the issue to search (v1 names one), else the session's;
-   * `issueIdRequired`: the deprecated v1 request form, which must name it.
-   */
-  async search(input: { session: SearchSession; search: string; issueId?: number | undefined; issueIdRequired?: boolean }): Promise<TextHit[]> {
+  /** `issueId`: the issue to search (v1 names one), else the session's. */
+  async search(input: { session: SearchSession; search: string; issueId?: number | undefined }): Promise<TextHit[]> {
     const search = input.search.trim();
     const length = [...search].length;
     // One character can be a word where words are not separated by spaces (Chinese, Japanese, Thai).
@@ -72,7 +69,7 @@ export class TextSearch {
       throw invalidArgument('The given data was invalid.', { search: ['must be between 4 and 128 characters (from 1 in Chinese, Japanese or Thai)'] });
     }
     const named = input.issueId;
-    if ((named !== undefined || input.issueIdRequired) && !(Number.isInteger(named) && named! > 0)) {
+    if (named !== undefined && !(Number.isInteger(named) && named! > 0)) {
       throw invalidArgument('The given data was invalid.', { issue_id: ['is required and must be a positive integer'] });
     }
     const claims = input.session;

@@ -16,7 +16,6 @@ import { contentStatusToProto, uploadHeaderFromProto } from './content-mappers.j
 import {
   contentToProto,
   downloadToProto,
-  legacySearchFormOf,
   locationFromProto,
   locationToProto,
   pageTextToProto,
@@ -136,14 +135,8 @@ export function readerHandlers(app: UseCases): ServiceHandlers<typeof reader.Rea
       return { download: downloadToProto(await app.downloads.get(request)) };
     },
     async searchIssueText(request) {
-      const legacyForm = legacySearchFormOf(request.api);
-      const hits = await app.search.search({
-        session: sessionOf(request.session),
-        search: request.search,
-        issueId: request.issueId,
-        issueIdRequired: legacyForm === 'v1',
-      });
-      return { hits: hits.map((hit) => textHitToProto(hit, legacyForm)) };
+      const hits = await app.search.search({ session: sessionOf(request.session), search: request.search, issueId: request.issueId });
+      return { hits: hits.map(textHitToProto) };
     },
 
     async listIssueTextContent(request) {

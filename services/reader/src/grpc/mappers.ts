@@ -1,7 +1,6 @@
 // Domain results <-> reader's proto messages. Only types change here: key
 // names and null-versus-absent of the HTTP answers are the gateway's to
 // decide (routes/reader-wire.ts there). An unset optional is "null".
-import { escapeHtml } from '@folio/text';
 import { reader } from '@folio/proto';
 import type { SessionContent } from '../domain/content.js';
 import type { DownloadView } from '../domain/downloads.js';
@@ -9,7 +8,7 @@ import type { LastLocation } from '../domain/positions.js';
 import type { Progression } from '../domain/progression.js';
 import type { PositionLocator } from '../domain/position-list.js';
 import type { Publication, PublicationLink } from '../domain/publications.js';
-import type { PageText, TextExcerpt, TextHit } from '../domain/search.js';
+import type { PageText, TextHit } from '../domain/search.js';
 import type { StoredSession } from '../domain/sessions.js';
 import type { ContentAccessibility } from '../domain/repositories.js';
 import type { ReaderSettingsView, TocEntry, UserReaderSettings } from '../domain/settings.js';
@@ -107,7 +106,6 @@ export function settingsViewToProto(view: ReaderSettingsView): reader.ReaderSett
         tts: defaults.tts,
         theme: defaults.theme,
         extras: defaults.extras,
-        customStyles: orUndefined(defaults.customStyles),
         styles: stylesToProto(defaults.customStyles),
       },
       preview: view.tenant.preview,
@@ -122,7 +120,7 @@ export function settingsViewToProto(view: ReaderSettingsView): reader.ReaderSett
   };
 }
 
-/** The tenant's styles when every value is text: others have no typed form, and only the deprecated Struct carries them. */
+/** The tenant's styles when every value is text, as a style is; a tenant configured with another value has none. */
 function stylesToProto(styles: Record<string, unknown> | null): reader.ReaderStyles | undefined {
   if (!styles) return undefined;
   const values: Record<string, string> = {};
@@ -247,19 +245,8 @@ export function progressionFromProto(progression: reader.Progression | undefined
   };
 }
 
-/**
- * Which form a gateway of the release before reads from the deprecated
- * TextHit.location and snippet; null for a gateway that renders the facts.
- */
-export function legacySearchFormOf(api: reader.SearchApi): 'v1' | 'v2' | null {
-  if (api === reader.SearchApi.SEARCH_API_V1) return 'v1';
-  if (api === reader.SearchApi.SEARCH_API_V2) return 'v2';
-  return null;
-}
-
-export function textHitToProto(hit: TextHit, legacyForm: 'v1' | 'v2' | null): reader.TextHit {
+export function textHitToProto(hit: TextHit): reader.TextHit {
   return {
-    ...legacyHitFields(hit, legacyForm ?? 'v2'),
     queryWords: hit.queryWords,
     page: hit.page,
     section: hit.section,
@@ -269,29 +256,7 @@ export function textHitToProto(hit: TextHit, legacyForm: 'v1' | 'v2' | null): re
   };
 }
 
-/**
- * The deprecated location and snippet, for gateways of the release before,
- * which show them as they are; the gateway's render/v1 and render/v2 are the
- * rendering, and these go when those fields are reserved.
- */
-function legacyHitFields(hit: TextHit, form: 'v1' | 'v2'): { location: string; snippet: string } {
-  const location = form === 'v1' ? `page_${hit.page}_section_${hit.section}` : (hit.cfi ?? `page:${hit.page},offset:${hit.pageOffset}`);
-  return { location, snippet: legacySnippet(hit.excerpt, form === 'v1' ? 'b' : 'mark') };
-}
-
-function legacySnippet(excerpt: TextExcerpt, tag: 'mark' | 'b'): string {
-  let html = '';
-  let cursor = 0;
-  for (const { start, length } of excerpt.matches) {
-    html += escapeHtml(excerpt.text.slice(cursor, start)) + `<${tag}>${escapeHtml(excerpt.text.slice(start, start + length))}</${tag}>`;
-    cursor = start + length;
-  }
-  html += escapeHtml(excerpt.text.slice(cursor));
-  html = html.replace(/\s+/g, ' ').trim();
-  return `${excerpt.startsMidSection ? '…' : ''}${html}${excerpt.endsMidSection ? '…' : ''}`;
-}
-
-/** A page's text section; `location` is the deprecated v1 form, for gateways of the release before. */
+/** A page's text section: where it is and its text; the gateway renders the location. */
 export function pageTextToProto(record: PageText): reader.IssueTextContent {
-  return { ...record, location: `page_${record.page}_section_${record.section}` };
+  return { ...record };
 }

@@ -24,8 +24,6 @@ describe('textHitToWire (v1)', () => {
         endsMidSection: true,
       },
       queryWords: ['cafe', 'esquina'],
-      location: '',
-      snippet: '',
     };
     const wire = textHitToWire(hit);
     expect(wire).toEqual({ location: 'page_2_section_2', snippet: 'El <b>café</b> de la <b>esquina</b>…', query_words: ['cafe', 'esquina'] });
@@ -35,7 +33,7 @@ describe('textHitToWire (v1)', () => {
 
 describe('issueTextContentToWire (v1)', () => {
   it('when a text record is rendered, then its keys are the spec order with the location of its page and section', () => {
-    const wire = issueTextContentToWire({ id: 4, issueId: 1001, page: 2, section: 1, location: '', text: 'Chapter 2: The Atlas' });
+    const wire = issueTextContentToWire({ id: 4, issueId: 1001, page: 2, section: 1, text: 'Chapter 2: The Atlas' });
     expect(wire).toEqual({ id: 4, issue_id: 1001, page: 2, section: 1, location: 'page_2_section_1', text: 'Chapter 2: The Atlas' });
     expect(Object.keys(wire)).toEqual(['id', 'issue_id', 'page', 'section', 'location', 'text']);
   });

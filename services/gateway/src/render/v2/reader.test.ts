@@ -10,7 +10,7 @@ const excerpt = {
   startsMidSection: true,
   endsMidSection: false,
 };
-const pdfHit = { page: 2, section: 1, pageOffset: 120, cfi: undefined, excerpt, queryWords: ['tren', 'Bahía'], location: '', snippet: '' };
+const pdfHit = { page: 2, section: 1, pageOffset: 120, cfi: undefined, excerpt, queryWords: ['tren', 'Bahía'] };
 
 describe('textHitLocation (v2)', () => {
   it('when the hit is in an EPUB, then the location is its range CFI', () => {
@@ -23,7 +23,7 @@ describe('textHitLocation (v2)', () => {
 });
 
 describe('textHitToWire (v2)', () => {
-  it('when a hit is rendered, then location, snippet with <mark> and query words come in the spec order, the deprecated fields unread', () => {
+  it('when a hit is rendered, then location, snippet with <mark> and query words come in the spec order', () => {
     const wire = textHitToWire(pdfHit);
     expect(wire).toEqual({ location: 'page:2,offset:120', snippet: '…the <mark>tren</mark> de <mark>Bahía</mark> Blanca', query_words: ['tren', 'Bahía'] });
     expect(Object.keys(wire)).toEqual(['location', 'snippet', 'query_words']);
