@@ -2,7 +2,6 @@
 // labels, the three actions, every answer stored with its user, and the
 // rating state machine (spec: AI response unrated -> rated, once).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrations } from '@folio/proto';
 import { expectRefusal, newReader, startTestIntegrations, type TestIntegrations, type TestReader } from './support.js';
 
 const ARTICLE = [
@@ -13,9 +12,6 @@ const ARTICLE = [
   'The village below sold fish and bread to the sailors who came ashore.',
   'When the lamp was finally automated, the keeper left the lighthouse for good.',
 ].join(' ');
-
-/** A v1 app of manifest 2.0.0 or later: encrypted text. */
-const v1 = { apiVersion: integrations.ApiVersion.API_VERSION_V1 };
 
 describe('AI actions on the local engine', () => {
   let app: TestIntegrations;
@@ -30,30 +26,10 @@ describe('AI actions on the local engine', () => {
   const run = (action: string, text: string, lang?: string, caller = reader.caller()) =>
     app.client.runAiAction({ caller, action, text: reader.encrypt(text), lang });
 
-  describe('the list, with the deprecated labels a gateway of the release before shows', () => {
-    it('when the actions are listed, then explain, expand and summarize come in that order with English labels', async () => {
-      expect(app.service.engines.ai).toBe('local');
-      const { actions } = await app.client.listAiActions({ caller: reader.caller() });
-      expect(actions).toEqual([
-        { key: 'explain', label: 'Explain' },
-        { key: 'expand', label: 'Expand' },
-        { key: 'summarize', label: 'Summarize' },
-      ]);
-    });
-
-    it.each([
-      ['es', 'Explicar', 'Ampliar', 'Resumir'],
-      ['pt', 'Explicar', 'Expandir', 'Resumir'],
-      ['it', 'Spiega', 'Approfondisci', 'Riassumi'],
-    ])('when the app language is %s, then the labels are in it', async (appLang, explain, expand, summarize) => {
-      const { actions } = await app.client.listAiActions({ caller: reader.caller({ appLang }) });
-      expect(actions.map((action) => action.label)).toEqual([explain, expand, summarize]);
-    });
-
-    it('when no app language is sent, then the labels follow the tenant language', async () => {
-      const { actions } = await app.client.listAiActions({ caller: reader.caller({ tenantLang: 'es' }) });
-      expect(actions[0]!.label).toBe('Explicar');
-    });
+  it('when the actions are listed, then explain, expand and summarize come in that order, unlabelled (the gateway labels them)', async () => {
+    expect(app.service.engines.ai).toBe('local');
+    const { actions } = await app.client.listAiActions({ caller: reader.caller() });
+    expect(actions).toEqual([{ key: 'explain' }, { key: 'expand' }, { key: 'summarize' }]);
   });
 
   describe('actions', () => {
@@ -149,8 +125,8 @@ describe('AI actions on the local engine', () => {
       [0, false],
       [-1, false],
     ])('when a v1 app rates with the integer score %i, then it is stored as positive=%s with the score', async (score, positive) => {
-      const { uuid } = await run('summarize', ARTICLE, 'en', reader.caller(v1));
-      expect(await rate(uuid, { score }, reader.caller(v1))).toEqual({});
+      const { uuid } = await run('summarize', ARTICLE, 'en', reader.caller());
+      expect(await rate(uuid, { score }, reader.caller())).toEqual({});
       const stored = await app.db.collection('ai_responses').findOne({ _id: uuid as never });
       expect(stored!.rating).toMatchObject({ positive, score });
     });

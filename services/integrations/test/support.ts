@@ -94,8 +94,6 @@ export function newReader(base: Partial<integrations.Caller> = {}): TestReader {
       preview: false,
       previewLimit: undefined,
       textEncoding: integrations.TextEncoding.TEXT_ENCODING_ENCRYPTED,
-      apiVersion: integrations.ApiVersion.API_VERSION_V2,
-      manifestVersion: undefined,
       tenantLang: 'en',
       ttsEnabled: true,
       appLang: undefined,
@@ -108,18 +106,7 @@ export function newReader(base: Partial<integrations.Caller> = {}): TestReader {
 /** A caller whose app sends the text as typed (a v1 app below manifest 2.0.0, as the gateway tells). */
 export const plaintext: Partial<integrations.Caller> = {
   textEncoding: integrations.TextEncoding.TEXT_ENCODING_PLAINTEXT,
-  apiVersion: integrations.ApiVersion.API_VERSION_V1,
 };
-
-/**
- * A v1 caller as a gateway of the release before sends it: no text encoding,
- * the app's `manifestVersion` instead (undefined: an old app sending no header).
- */
-export const legacyV1 = (manifestVersion?: string): Partial<integrations.Caller> => ({
-  textEncoding: integrations.TextEncoding.TEXT_ENCODING_UNSPECIFIED,
-  apiVersion: integrations.ApiVersion.API_VERSION_V1,
-  manifestVersion,
-});
 
 /** Asserts that `promise` fails with `code` and, for validation errors, reasons for `field` matching `reason`. */
 export async function expectRefusal(promise: Promise<unknown>, code: DomainError['code'], field?: string, reason?: RegExp): Promise<DomainError> {

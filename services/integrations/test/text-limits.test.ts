@@ -5,7 +5,7 @@ import { encryptText } from '@folio/crypto';
 import { integrations } from '@folio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AiEngine, AiRequest, Dictionary, SpeechSynthesizer, Translator } from '../src/domain/ports.js';
-import { expectRefusal, legacyV1, newReader, plaintext, startTestIntegrations, type TestIntegrations, type TestReader } from './support.js';
+import { expectRefusal, newReader, plaintext, startTestIntegrations, type TestIntegrations, type TestReader } from './support.js';
 
 const seen: string[] = [];
 const translator: Translator = {
@@ -152,49 +152,11 @@ describe('integration text limits and encryption', () => {
       expect(seen.at(-1)).toBe(payload);
     });
 
-    it('when the text is said to be encrypted, then it is decrypted even on v1 with an old manifest, and plaintext is 422', async () => {
-      const v1Encrypted = reader.caller({ apiVersion: integrations.ApiVersion.API_VERSION_V1, manifestVersion: '1.0.0' });
+    it('when the text is said to be encrypted, then it is decrypted, and plaintext is 422', async () => {
+      const v1Encrypted = reader.caller({ textEncoding: integrations.TextEncoding.TEXT_ENCODING_ENCRYPTED });
       await app.client.translate({ caller: v1Encrypted, text: reader.encrypt('Secret words') });
       expect(seen.at(-1)).toBe('Secret words');
       await expectRefusal(app.client.translate({ caller: v1Encrypted, text: 'Plain words' }), 'INVALID_ARGUMENT', 'text', /could not be decrypted/);
-    });
-  });
-
-  describe('v1 text encryption by manifest version, from a gateway of the release before (no text encoding)', () => {
-    it('when a v1 app sends no manifest version, then its plaintext is used as is', async () => {
-      const result = await app.client.translate({ caller: reader.caller(legacyV1()), text: 'Hello world' });
-      expect(seen.at(-1)).toBe('Hello world');
-      expect(result.translations[0]!.translatedText).toBe('translated(11)');
-    });
-
-    it('when a v1 app declares a manifest below 2.0.0, then its text is plaintext (a payload is not decrypted)', async () => {
-      await app.client.translate({ caller: reader.caller(legacyV1('1.12.3')), text: 'Plain words' });
-      expect(seen.at(-1)).toBe('Plain words');
-      const payload = reader.encrypt('Secret words');
-      await app.client.translate({ caller: reader.caller(legacyV1('1.99.0')), text: payload });
-      expect(seen.at(-1)).toBe(payload);
-    });
-
-    it.each(['2.0.0', '2.1', '10.0.0', '2.0.0-beta.1'])('when a v1 app declares manifest %s, then its text is decrypted', async (version) => {
-      await app.client.translate({ caller: reader.caller(legacyV1(version)), text: reader.encrypt('Secret words') });
-      expect(seen.at(-1)).toBe('Secret words');
-    });
-
-    it('when a v1 app at manifest 2.0.0 sends plaintext, then 422 (it must encrypt)', async () => {
-      await expectRefusal(
-        app.client.translate({ caller: reader.caller(legacyV1('2.0.0')), text: 'Plain words' }),
-        'INVALID_ARGUMENT',
-        'text',
-        /could not be decrypted/,
-      );
-    });
-
-    it('when a v2 call carries a manifest below 2.0.0, then its text is still decrypted (v2 always encrypts)', async () => {
-      await app.client.translate({
-        caller: reader.caller({ textEncoding: integrations.TextEncoding.TEXT_ENCODING_UNSPECIFIED, manifestVersion: '1.0.0' }),
-        text: reader.encrypt('Always secret'),
-      });
-      expect(seen.at(-1)).toBe('Always secret');
     });
   });
 
@@ -204,11 +166,8 @@ describe('integration text limits and encryption', () => {
     await expectRefusal(app.client.translate({ caller: undefined, text: 'hello' }), 'FAILED_PRECONDITION');
   });
 
-  it('when neither the text encoding nor the API version is said, then the text is treated as encrypted (fails closed)', async () => {
-    const caller = reader.caller({
-      textEncoding: integrations.TextEncoding.TEXT_ENCODING_UNSPECIFIED,
-      apiVersion: integrations.ApiVersion.API_VERSION_UNSPECIFIED,
-    });
+  it('when the text encoding is not said, then the text is treated as encrypted (fails closed)', async () => {
+    const caller = reader.caller({ textEncoding: integrations.TextEncoding.TEXT_ENCODING_UNSPECIFIED });
     await app.client.translate({ caller, text: reader.encrypt('Hidden') });
     expect(seen.at(-1)).toBe('Hidden');
   });

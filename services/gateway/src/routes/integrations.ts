@@ -70,9 +70,6 @@ async function callerOf(version: Version, context: RouteContext<unknown, unknown
     preview: scope.preview,
     previewLimit: scope.previewLimit,
     textEncoding: textEncodingOf(version, manifestVersion),
-    // Deprecated, for an integrations of the release before, which reads the text encoding from them.
-    apiVersion: version === 'v2' ? integrations.ApiVersion.API_VERSION_V2 : integrations.ApiVersion.API_VERSION_V1,
-    manifestVersion,
     tenantLang: tenant.lang,
     ttsEnabled: tenant.features?.tts ?? false,
     appLang: req.get('x-app-lang') ? appLang : undefined,

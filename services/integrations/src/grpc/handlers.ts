@@ -7,8 +7,6 @@ import { checkCaller, type Caller } from '../domain/caller.js';
 import type { DefineWord } from '../domain/dictionary.js';
 import type { ListenToText } from '../domain/listen.js';
 import type { TranslateText } from '../domain/translate.js';
-import { legacyAiActionLabel } from './legacy-ai-labels.js';
-import { legacyTextEncrypted } from './legacy-text-encoding.js';
 
 export interface UseCases {
   translate: TranslateText;
@@ -33,16 +31,9 @@ export function callerOf(caller: integrations.Caller | undefined): Caller {
   );
 }
 
-/** What the gateway says; a gateway of the release before says it with the API and manifest versions. */
+/** What the gateway says; unspecified is encrypted, so a caller that does not say cannot turn decryption off. */
 function textEncryptedOf(caller: integrations.Caller): boolean {
-  switch (caller.textEncoding) {
-    case integrations.TextEncoding.TEXT_ENCODING_ENCRYPTED:
-      return true;
-    case integrations.TextEncoding.TEXT_ENCODING_PLAINTEXT:
-      return false;
-    default:
-      return legacyTextEncrypted(caller);
-  }
+  return caller.textEncoding !== integrations.TextEncoding.TEXT_ENCODING_PLAINTEXT;
 }
 
 function ratingOf(request: integrations.RateAiResponseRequest): Rating | undefined {
@@ -71,8 +62,9 @@ export function integrationsHandlers(app: UseCases): ServiceHandlers<typeof inte
     },
 
     async listAiActions(request) {
-      const caller = callerOf(request.caller);
-      return { actions: app.ai.list().map((key) => ({ key, label: legacyAiActionLabel(key, caller) })) };
+      // Checked as on every call, though the list is the same for every caller.
+      callerOf(request.caller);
+      return { actions: app.ai.list().map((key) => ({ key })) };
     },
 
     async runAiAction(request) {
