@@ -1,9 +1,11 @@
 // No proto field carries presentation (docs/architecture.md, "Boundary
 // rules"): services answer facts, the gateway renders them (its `render/`).
 // A field whose name or type says presentation (the client's language or app
-// version, an API generation, styles, markup, labels, titles, JSON text)
-// fails here unless it is marked `deprecated`, the first of the two releases
-// that replace a field; the next release reserves it and it is gone.
+// version, an API generation, untyped styles, markup, labels, titles, JSON
+// text) fails here, deprecated or not: both releases that replaced such fields
+// are done, so a field that goes is reserved (`reserved 4; reserved "title";`),
+// and a reserved name is not a field. A type that only says presentation
+// (an API generation) may not be declared at all.
 //
 // The allow-list names the fields that keep such a name and why: facts that
 // only share the name (an issue's own title or language), and presentation
@@ -34,8 +36,10 @@ const FORBIDDEN_NAMES = new Set([
   'label',
   'status',
 ]);
-/** Field types that say presentation: which API generation's form to answer in. */
-const FORBIDDEN_TYPES = new Set(['ApiVersion', 'SearchApi']);
+/** Types that say presentation: which API generation's form to answer in, or untyped JSON. */
+const FORBIDDEN_TYPES = new Set(['ApiVersion', 'SearchApi', 'Struct', 'Value', 'ListValue']);
+/** The presentation-only types, which no proto may declare. */
+const FORBIDDEN_DECLARATIONS = ['ApiVersion', 'SearchApi'];
 
 const CONTENT_LANGUAGE = "the content's own language (metadata), not the client's";
 const CONTENT_TITLE = 'the own title of a publication, chapter, track or link (metadata), not a rendered label';
@@ -85,11 +89,17 @@ const ALLOWED: Record<string, string> = {
 };
 
 interface ProtoField {
-  /** `svc.catalog.v1.Section.title` */
+  /** `svc.catalog.v1.Section.kind` */
   path: string;
   type: string;
   deprecated: boolean;
   file: string;
+}
+
+interface ProtoText {
+  file: string;
+  /** Without comments. */
+  text: string;
 }
 
 function walk(dir: string): string[] {
@@ -99,43 +109,47 @@ function walk(dir: string): string[] {
   });
 }
 
+/** Every proto file's text, without its comments. */
+function protoTexts(): ProtoText[] {
+  return walk(protoRoot)
+    .filter((path) => path.endsWith('.proto'))
+    .map((path) => ({ file: relative(root, path), text: readFileSync(path, 'utf8').replace(/\/\/[^\n]*/g, '') }));
+}
+
 /**
  * The fields of every message (nested and oneof members included) of the
  * proto files, read from their text: declarations end with `;`, blocks open
  * with `{`, comments are dropped first.
  */
 function protoFields(): ProtoField[] {
-  return walk(protoRoot)
-    .filter((path) => path.endsWith('.proto'))
-    .flatMap((path) => {
-      const text = readFileSync(path, 'utf8').replace(/\/\/[^\n]*/g, '');
-      const pkg = /\bpackage\s+([\w.]+)\s*;/.exec(text)?.[1] ?? '';
-      const blocks: { kind: string; name: string }[] = [];
-      const fields: ProtoField[] = [];
-      for (const [, body = '', delimiter] of text.matchAll(/([^{};]*)([{};])/g)) {
-        if (delimiter === '{') {
-          const header = /^\s*(message|enum|oneof|service|rpc|extend)\s+(\w+)/.exec(body);
-          blocks.push({ kind: header?.[1] ?? 'other', name: header?.[2] ?? '' });
-          continue;
-        }
-        if (delimiter === '}') {
-          blocks.pop();
-          continue;
-        }
-        const inside = blocks.at(-1)?.kind;
-        if (inside !== 'message' && inside !== 'oneof') continue;
-        const field = /^\s*(?:optional\s+|repeated\s+)?(map\s*<[^>]*>|[\w.]+)\s+(\w+)\s*=\s*\d+\s*(\[[^\]]*\])?\s*$/.exec(body);
-        if (!field) continue;
-        const messages = blocks.filter((block) => block.kind === 'message').map((block) => block.name);
-        fields.push({
-          path: [pkg, ...messages, field[2]].join('.'),
-          type: field[1]!,
-          deprecated: /\bdeprecated\s*=\s*true\b/.test(field[3] ?? ''),
-          file: relative(root, path),
-        });
+  return protoTexts().flatMap(({ file, text }) => {
+    const pkg = /\bpackage\s+([\w.]+)\s*;/.exec(text)?.[1] ?? '';
+    const blocks: { kind: string; name: string }[] = [];
+    const fields: ProtoField[] = [];
+    for (const [, body = '', delimiter] of text.matchAll(/([^{};]*)([{};])/g)) {
+      if (delimiter === '{') {
+        const header = /^\s*(message|enum|oneof|service|rpc|extend)\s+(\w+)/.exec(body);
+        blocks.push({ kind: header?.[1] ?? 'other', name: header?.[2] ?? '' });
+        continue;
       }
-      return fields;
-    });
+      if (delimiter === '}') {
+        blocks.pop();
+        continue;
+      }
+      const inside = blocks.at(-1)?.kind;
+      if (inside !== 'message' && inside !== 'oneof') continue;
+      const field = /^\s*(?:optional\s+|repeated\s+)?(map\s*<[^>]*>|[\w.]+)\s+(\w+)\s*=\s*\d+\s*(\[[^\]]*\])?\s*$/.exec(body);
+      if (!field) continue;
+      const messages = blocks.filter((block) => block.kind === 'message').map((block) => block.name);
+      fields.push({
+        path: [pkg, ...messages, field[2]].join('.'),
+        type: field[1]!,
+        deprecated: /\bdeprecated\s*=\s*true\b/.test(field[3] ?? ''),
+        file,
+      });
+    }
+    return fields;
+  });
 }
 
 const saysPresentation = (field: ProtoField) => FORBIDDEN_NAMES.has(field.path.split('.').at(-1)!) || FORBIDDEN_TYPES.has(field.type.split('.').at(-1)!);
@@ -143,17 +157,25 @@ const saysPresentation = (field: ProtoField) => FORBIDDEN_NAMES.has(field.path.s
 describe('proto fields carry facts, not presentation', () => {
   const fields = protoFields();
 
-  it('when the protos are read, then their fields are found (the reader of this test works)', () => {
+  it('when the protos are read, then their fields are found and a reserved name is not one (the reader of this test works)', () => {
     expect(fields.find((field) => field.path === 'svc.catalog.v1.Section.kind')).toMatchObject({ type: 'SectionKind', deprecated: false });
     expect(fields.find((field) => field.path === 'svc.catalog.v1.Section.collection_titles')).toMatchObject({ type: 'map<string, string>' });
-    expect(fields.find((field) => field.path === 'svc.catalog.v1.Section.title')).toMatchObject({ deprecated: true });
+    expect(fields.find((field) => field.path === 'svc.catalog.v1.Section.title')).toBeUndefined();
+    expect(fields.find((field) => field.path === 'svc.identity.v1.DeviceKey.label')).toMatchObject({ type: 'string' });
   });
 
-  it('when a field is named or typed as presentation, then it is deprecated or allowed with its reason', () => {
+  it('when a field is named or typed as presentation, then it is allowed with its reason (deprecated is no excuse)', () => {
     const offending = fields
-      .filter((field) => saysPresentation(field) && !field.deprecated && !(field.path in ALLOWED))
-      .map((field) => `${field.path} (${field.file})`);
+      .filter((field) => saysPresentation(field) && !(field.path in ALLOWED))
+      .map((field) => `${field.path}${field.deprecated ? ' [deprecated]' : ''} (${field.file})`);
     expect(offending).toEqual([]);
+  });
+
+  it('when a type only says presentation, then no proto declares it', () => {
+    const declared = protoTexts().flatMap(({ file, text }) =>
+      FORBIDDEN_DECLARATIONS.filter((name) => new RegExp(`\\b(?:enum|message)\\s+${name}\\b`).test(text)).map((name) => `${name} (${file})`),
+    );
+    expect(declared).toEqual([]);
   });
 
   it('when an allowed field is gone, then its entry goes too (the list only shrinks)', () => {
