@@ -47,7 +47,7 @@ const { createLogger } = await load('@folio/logger');
 const { checkHealth, closeHealthClients, createPromiseClient, startGrpcServer } = await load('@folio/grpc');
 const { unimplementedHandlers } = await load('@folio/testing');
 const { catalog, commerce, identity } = await load('@folio/proto');
-const { openCatalogStore } = await import(pathToFileURL(join(catalogDir, 'dist', 'data', 'index.js')).href);
+const { openCatalogRepositories } = await import(pathToFileURL(join(catalogDir, 'dist', 'data', 'index.js')).href);
 const { generateIssue, generateQueries, TENANT } = await import('../search/corpus.mjs');
 
 const connection = await connectMongo(MONGO_URL);
@@ -55,7 +55,7 @@ const existing = await connection.collection('issues').countDocuments({ tenant_i
 if (existing !== ISSUES) {
   console.log(`generating ${ISSUES.toLocaleString('en')} issues into ${MONGO_URL} …`);
   await connection.dropDatabase();
-  const store = await openCatalogStore(connection);
+  const store = await openCatalogRepositories(connection);
   for (let i = 0; i < ISSUES; i += 2_000) {
     await store.issues.insertMany(Array.from({ length: Math.min(2_000, ISSUES - i) }, (_, k) => generateIssue(i + k)));
   }
@@ -72,7 +72,7 @@ const IMPORT_TENANT = 2;
 const IMPORT_CONCURRENCY = 8;
 // Left over by an interrupted run: the first replica would load them.
 await connection.collection('issues').deleteMany({ tenant_id: IMPORT_TENANT });
-const importStore = WRITE_BEFORE > 0 || WRITE_DURING > 0 ? await openCatalogStore(connection) : undefined;
+const importStore = WRITE_BEFORE > 0 || WRITE_DURING > 0 ? await openCatalogRepositories(connection) : undefined;
 /** The live imported issues as last written (an edit or delete names the updated_at it read). */
 const importedLive = new Map();
 let importRound = 0;

@@ -44,7 +44,7 @@ const { createLogger } = await load('@folio/logger');
 const { createPromiseClient, startGrpcServer } = await load('@folio/grpc');
 const { unimplementedHandlers } = await load('@folio/testing');
 const { catalog, commerce, identity } = await load('@folio/proto');
-const { openCatalogStore } = await loadDist('data/index.js');
+const { openCatalogRepositories } = await loadDist('data/index.js');
 const { CatalogView } = await loadDist('domain/catalog-view.js');
 const { IssueDetailsFile } = await loadDist('data/issue-details-file.js');
 const { CatalogSync } = await loadDist('domain/catalog-sync.js');
@@ -69,13 +69,13 @@ const gc = () => globalThis.gc?.();
 
 const logger = createLogger({ service: 'bench', level: 'silent' });
 const connection = await connectMongo(MONGO_URL);
-const store = await openCatalogStore(connection);
+const store = await openCatalogRepositories(connection);
 
 const existing = await connection.collection('issues').countDocuments({ tenant_id: TENANT });
 if (!REUSE || existing !== ISSUES) {
   console.log(`generating ${ISSUES.toLocaleString('en')} issues into ${MONGO_URL} …`);
   await connection.dropDatabase();
-  const fresh = await openCatalogStore(connection);
+  const fresh = await openCatalogRepositories(connection);
   const started = performance.now();
   const batch = 2_000;
   for (let i = 0; i < ISSUES; i += batch) {

@@ -139,7 +139,7 @@ const { createPromiseClient } = await load('@folio/grpc');
 const { reader } = await load('@folio/proto');
 const { buildPdf } = await loadDist('build/pdf.js');
 const { ingestIssue } = await loadDist('ingest/ingest.js');
-const { openReaderStore } = await loadDist('data/repositories.js');
+const { openReaderRepositories } = await loadDist('data/repositories.js');
 const { TextIndexStore } = await loadDist('search/index-store.js');
 const { LocalDiskStorage } = await loadDist('storage/local-disk.js');
 const { TokenService } = await loadDist('domain/tokens.js');
@@ -164,7 +164,7 @@ try {
 
   const storageDir = join(workDir, 'store');
   const storage = new LocalDiskStorage(storageDir);
-  const store = await openReaderStore(connection);
+  const store = await openReaderRepositories(connection);
   started = performance.now();
   const { manifest, indexMs } = await ingestIssue(
     { storage, manifests: store.manifests, indexes: new TextIndexStore(storage, 512) },

@@ -8,7 +8,7 @@ import { announceUserChange, ReferenceCache, subscribeUserChanges, type AccountD
 import { catalog, commerce, identity, reader } from '@folio/proto';
 import { startService } from '@folio/service';
 import { DEV_CURSOR_SECRET, type CatalogConfig } from './config.js';
-import { forgetFavoritesOf, openCatalogStore, type FavoriteCache } from './data/index.js';
+import { forgetFavoritesOf, openCatalogRepositories, type FavoriteCache } from './data/index.js';
 import { CatalogSync } from './domain/catalog-sync.js';
 import { CatalogView } from './domain/catalog-view.js';
 import { CatalogSnapshots, type SnapshotWrite, type ViewLoad } from './domain/snapshot.js';
@@ -77,7 +77,7 @@ export async function startCatalog(
       entries: new ReferenceCache({ name: 'catalog-favorites', ttlMs: config.FAVORITE_CACHE_TTL_MS, maxEntries: 100_000 }),
       changed: (userId) => announceFavorites(userId),
     };
-    const store = await openCatalogStore(connection, { favorites: favoriteCache });
+    const store = await openCatalogRepositories(connection, { favorites: favoriteCache });
 
     // Each tenant's issue details in files of their own, off the heap.
     // Present when the process runs with --expose-gc (./dev and the manifests start catalog so).

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { loadCatalogConfig } from './config.js';
-import { openCatalogStore } from './data/index.js';
+import { openCatalogRepositories } from './data/index.js';
 import type { CatalogSync } from './domain/catalog-sync.js';
 import { CatalogIngest, type IngestSummary } from './domain/ingest.js';
 import type { CollectionInput, IssueInput } from './domain/repositories.js';
@@ -87,7 +87,7 @@ export function collectionInputs(collections: DatasetCollection[]): CollectionIn
 
 /** Seeds catalog's part of a dataset; pass the running service's sync to update its view at once. */
 export async function seedCatalog(connection: Connection, dataset: CatalogDataset, options: { sync?: CatalogSync } = {}): Promise<IngestSummary> {
-  const store = await openCatalogStore(connection);
+  const store = await openCatalogRepositories(connection);
   return new CatalogIngest(store, options.sync).write({
     collections: collectionInputs(dataset.collections ?? []),
     issues: (dataset.issues ?? []).map(issueInput),

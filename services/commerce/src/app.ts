@@ -8,7 +8,7 @@ import { Outbox } from '@folio/messaging';
 import { catalog, commerce, identity } from '@folio/proto';
 import { startService } from '@folio/service';
 import type { CommerceConfig } from './config.js';
-import { openCommerceStore } from './data/index.js';
+import { openCommerceRepositories } from './data/index.js';
 import { LocalTestPaymentProvider } from './data/local-test-payments.js';
 import { AccessQueries } from './domain/access-queries.js';
 import { AccountEraser } from './domain/account-erasure.js';
@@ -50,7 +50,7 @@ export async function startCommerce(
   // Each connection closes on stop, newest first, or when start-up fails half-way.
   return startService('commerce', logger, async (kit) => {
     const connection = await kit.mongo(config.MONGO_URL);
-    const store = await openCommerceStore(connection, { offerCacheMs: config.OFFER_CACHE_SECONDS * 1000 });
+    const store = await openCommerceRepositories(connection, { offerCacheMs: config.OFFER_CACHE_SECONDS * 1000 });
 
     const identityClient = createPromiseClient(identity.IdentityServiceClient, config.IDENTITY_ADDR, { defaultDeadlineMs: config.PEER_DEADLINE_MS });
     kit.onStop(() => identityClient.close());

@@ -21,7 +21,7 @@ import { createLogger } from '@folio/logger';
 import { ACCESS_CHANGED, Broker, Outbox, type AccessChangedPayload } from '@folio/messaging';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { loadCommerceConfig } from './config.js';
-import { openCommerceStore } from './data/index.js';
+import { openCommerceRepositories } from './data/index.js';
 import type { EventSink } from './domain/ports.js';
 import { GRANT_SOURCES, type GrantSource, type Licensing, type Sale } from './domain/repositories.js';
 import { parseDateTime } from './domain/time.js';
@@ -80,7 +80,7 @@ export interface SeedSummary {
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export async function seedCommerce(connection: Connection, dataset: CommerceDataset, deps: SeedDeps = {}): Promise<SeedSummary> {
-  const store = await openCommerceStore(connection);
+  const store = await openCommerceRepositories(connection);
   const now = deps.now ?? new Date();
   const warn = deps.warn ?? (() => {});
   const tenantOf = new Map<number, number>();

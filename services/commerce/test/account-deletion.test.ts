@@ -5,7 +5,7 @@ import { createEvent } from '@folio/messaging';
 import { commerce } from '@folio/proto';
 import { waitFor } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCommerceStore } from '../src/data/index.js';
+import { openCommerceRepositories } from '../src/data/index.js';
 import { formOf, GOOD_CARD, NONE, publishEvent, startStack, SUBSCRIPTION, TENANT, type TestStack } from './support.js';
 
 describe('account deletion', () => {
@@ -60,10 +60,10 @@ describe('account deletion', () => {
 
   it('when the database holds per-user carts from before carts moved into web sessions, then the store drops them at start', async () => {
     await stack.db.collection('carts').insertOne({ _id: 'legacy-cart' as never, user_id: 7, tenant_id: TENANT.northwind, items: [1002] });
-    await openCommerceStore(stack.db);
+    await openCommerceRepositories(stack.db);
     const left = await stack.db.db!.listCollections({ name: 'carts' }, { nameOnly: true }).toArray();
     expect(left).toEqual([]);
     // A second start (another replica) finds nothing to drop.
-    await expect(openCommerceStore(stack.db)).resolves.toBeDefined();
+    await expect(openCommerceRepositories(stack.db)).resolves.toBeDefined();
   });
 });

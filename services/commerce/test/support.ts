@@ -15,7 +15,7 @@ import { commerce } from '@folio/proto';
 import { deleteTopology, demoDataset, freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
 import { startCommerce, type CommerceOptions, type RunningCommerce } from '../src/app.js';
 import { loadCommerceConfig, type CommerceConfig } from '../src/config.js';
-import { openCommerceStore, type MongoCommerceRepositories } from '../src/data/index.js';
+import { openCommerceRepositories, type MongoCommerceRepositories } from '../src/data/index.js';
 import { seedCommerce, type CommerceDataset } from '../src/seed.js';
 
 export { failureOf, observeEvents } from '@folio/testing';
@@ -71,7 +71,7 @@ export async function startStack(overrides: Record<string, string> = {}, options
   });
   const db = await connectMongo(config.MONGO_URL);
   await seedCommerce(db, dataset);
-  const store = await openCommerceStore(db);
+  const store = await openCommerceRepositories(db);
   const service = await startCommerce(config, createLogger({ service: 'commerce', level: config.LOG_LEVEL }), options);
   const client = createPromiseClient(commerce.CommerceServiceClient, `127.0.0.1:${service.grpcPort}`, { defaultDeadlineMs: 15_000 });
 

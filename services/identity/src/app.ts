@@ -8,7 +8,7 @@ import { RateLimiter } from '@folio/rate-limit';
 import { startService } from '@folio/service';
 import type { IdentityConfig } from './config.js';
 import { deviceKeyAccounts } from './data/device-keys.js';
-import { IdentityReadCache, openIdentityStore } from './data/index.js';
+import { IdentityReadCache, openIdentityRepositories } from './data/index.js';
 import { RedisRefreshLocks } from './data/refresh-locks.js';
 import { RedisSessionLiveness } from './data/session-liveness.js';
 import { RedisUserVersions } from './data/user-versions.js';
@@ -56,7 +56,7 @@ export async function startIdentity(config: IdentityConfig, options: { logger?: 
     const redis = kit.redis(config.REDIS_URL, { maxRetriesPerRequest: 1, connectTimeout: 5_000, commandTimeout: 1_000 });
 
     const readCache = new IdentityReadCache({ ttlMs: config.READ_CACHE_TTL_MS, maxEntries: config.READ_CACHE_MAX_ENTRIES });
-    const store = await openIdentityStore(connection, readCache, new RedisUserVersions(redis, logger, config.USER_VERSION_PREFIX));
+    const store = await openIdentityRepositories(connection, readCache, new RedisUserVersions(redis, logger, config.USER_VERSION_PREFIX));
     const limiter = new RateLimiter(redis, config.RATE_LIMIT_PREFIX);
 
     const mailer = new SmtpMailer(config.SMTP_URL, config.SMTP_FROM);

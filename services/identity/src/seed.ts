@@ -23,7 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createLogger } from '@folio/logger';
 import { Broker, Outbox, TENANT_UPDATED, type TenantUpdatedPayload } from '@folio/messaging';
 import { bumpSequence, connectMongo, type Connection } from '@folio/mongo';
-import { openIdentityStore } from './data/index.js';
+import { openIdentityRepositories } from './data/index.js';
 import { searchable } from './domain/discovery.js';
 import type { EventSink } from './domain/ports.js';
 import { OutboxEventSink } from './events/publisher.js';
@@ -106,7 +106,7 @@ export async function seedIdentity(
   dataset: IdentityDataset,
   deps: { events?: EventSink; settings?: TenantSettingsOverlay } = {},
 ): Promise<SeedSummary> {
-  const store = await openIdentityStore(connection);
+  const store = await openIdentityRepositories(connection);
 
   for (const tenant of dataset.tenants) {
     const settings = deps.settings?.tenants[String(tenant.id)] ?? {};

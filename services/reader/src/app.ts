@@ -14,7 +14,7 @@ import { MongoProgressionRepository } from './data/progression.js';
 import { RedisReaderSessionLiveness } from './data/session-liveness.js';
 import { RedisUserVersions } from './data/user-versions.js';
 import { MongoContentJobRepository } from './data/content-jobs.js';
-import { openReaderStore, type ManifestCache, type SessionCache, type UserPositionsCache, type UserSettingsCache } from './data/index.js';
+import { openReaderRepositories, type ManifestCache, type SessionCache, type UserPositionsCache, type UserSettingsCache } from './data/index.js';
 import { ContentLinks } from './domain/content.js';
 import { Downloads } from './domain/downloads.js';
 import { AccountEraser } from './domain/erasure.js';
@@ -100,7 +100,12 @@ export async function startReader(config: ReaderConfig, logger: Logger = createL
       entries: new ReferenceCache({ ttlMs: config.SESSION_CACHE_TTL_MS, maxEntries: 100_000 }),
       ended: (change) => announceSessions(change),
     };
-    const store = await openReaderStore(connection, { positions: positionCache, settings: settingsCache, manifests: manifestCache, sessions: sessionCache });
+    const store = await openReaderRepositories(connection, {
+      positions: positionCache,
+      settings: settingsCache,
+      manifests: manifestCache,
+      sessions: sessionCache,
+    });
 
     // The same store the ingest child, the seed and the CLI open (storage/from-config.ts).
     const storage = contentStorageOf(config);

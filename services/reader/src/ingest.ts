@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { connectMongo } from '@folio/mongo';
 import { archiveLimitsOf, loadReaderConfig } from './config.js';
-import { openReaderStore } from './data/index.js';
+import { openReaderRepositories } from './data/index.js';
 import { audioContainerOf } from './ingest/audio.js';
 import { ingestIssue } from './ingest/ingest.js';
 import { TextIndexStore } from './search/index-store.js';
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   const config = loadReaderConfig();
   const connection = await connectMongo(config.MONGO_URL);
   try {
-    const store = await openReaderStore(connection);
+    const store = await openReaderRepositories(connection);
     const storage = contentStorageOf(config);
     const started = performance.now();
     const { manifest, metadata, findings, indexMs } = await ingestIssue(

@@ -15,7 +15,7 @@ import { speakToMp3 } from './build/audio.js';
 import { buildEpub } from './build/epub.js';
 import { buildPdf, pageTitle } from './build/pdf.js';
 import { loadReaderConfig } from './config.js';
-import { openReaderStore } from './data/index.js';
+import { openReaderRepositories } from './data/index.js';
 import type { ManifestDoc } from './data/schemas.js';
 import { coverSvg } from './ingest/cover.js';
 import { ingestIssue, registerPhysicalIssue, type IngestDeps } from './ingest/ingest.js';
@@ -61,7 +61,7 @@ export async function seedReader(
   deps: { connection: Connection; storage: ContentStorage; pdfPageWidth?: number; print?: (line: string) => void; only?: number[] },
   dataset: ReaderDataset,
 ): Promise<SeedSummary> {
-  const store = await openReaderStore(deps.connection);
+  const store = await openReaderRepositories(deps.connection);
   const ingest: IngestDeps = { storage: deps.storage, manifests: store.manifests, indexes: new TextIndexStore(deps.storage, 16) };
   const print = deps.print ?? (() => {});
   const colors = new Map(dataset.tenants.map((tenant) => [tenant.id, tenant.colors ?? null]));

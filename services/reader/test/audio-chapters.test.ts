@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore } from '../src/data/index.js';
+import { openReaderRepositories } from '../src/data/index.js';
 import { ingestIssue } from '../src/ingest/ingest.js';
 import { TextIndexStore } from '../src/search/index-store.js';
 import { LocalDiskStorage } from '../src/storage/local-disk.js';
@@ -46,7 +46,7 @@ beforeAll(async () => {
     await exec('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3', '-i', join(directory, 'meta.txt'), ...codec, file]);
   }
   const storage = new LocalDiskStorage(stack.storageDir);
-  const store = await openReaderStore(stack.db);
+  const store = await openReaderRepositories(stack.db);
   await ingestIssue(
     { storage, manifests: store.manifests, indexes: new TextIndexStore(storage, 8) },
     { tenantId: 1, issueId: 1003, type: 'audio', files, trackTitles: ['Uno', 'Dos'] },

@@ -15,7 +15,7 @@ import { Broker, CONTENT_INGESTED, type DomainEvent } from '@folio/messaging';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl, testInfra, uniqueName } from '@folio/testing';
 import { MongoContentJobRepository } from '../src/data/content-jobs.js';
-import { openReaderStore } from '../src/data/index.js';
+import { openReaderRepositories } from '../src/data/index.js';
 import {
   ContentUploads,
   IngestJobs,
@@ -141,7 +141,7 @@ afterAll(async () => {
 async function publishing(
   options: { runner?: (real: IngestRunner) => IngestRunner; heapMb?: number; timeoutMs?: number; archive?: Partial<typeof DEFAULT_ARCHIVE_LIMITS> } = {},
 ) {
-  const store = await openReaderStore(connection);
+  const store = await openReaderRepositories(connection);
   const jobs = new MongoContentJobRepository(connection);
   await jobs.ensureIndexes();
   const storage = new LocalDiskStorage(storageDir);

@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore } from '../src/data/index.js';
+import { openReaderRepositories } from '../src/data/index.js';
 import type { ManifestRepository } from '../src/domain/repositories.js';
 import { readEpub } from '../src/ingest/epub.js';
 import { coverImageOf } from '../src/ingest/cover.js';
@@ -151,7 +151,7 @@ async function rewrite(source: string, name: string, spec: object): Promise<stri
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'reader-file-metadata-'));
   connection = await connectMongo(freshMongoUrl('reader_file_metadata').url);
-  const store = await openReaderStore(connection);
+  const store = await openReaderRepositories(connection);
   const storage = new LocalDiskStorage(join(directory, 'store'));
   manifests = store.manifests;
   deps = { storage, manifests, indexes: new TextIndexStore(storage, 8) };

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore } from '../src/data/index.js';
+import { openReaderRepositories } from '../src/data/index.js';
 import type { ReaderRepositories } from '../src/domain/repositories.js';
 import { readAudioTrack } from '../src/ingest/audio.js';
 import { InvalidContentError } from '../src/ingest/epub.js';
@@ -79,7 +79,7 @@ beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'reader-foreign-audio-'));
   mongoUrl = freshMongoUrl('reader_foreign_audio').url;
   connection = await connectMongo(mongoUrl);
-  store = await openReaderStore(connection);
+  store = await openReaderRepositories(connection);
   storage = new LocalDiskStorage(join(directory, 'store'));
   deps = { storage, manifests: store.manifests, indexes: new TextIndexStore(storage, 8) };
   await writeFile(join(directory, 'meta.txt'), METADATA);

@@ -16,7 +16,7 @@ import { createLogger } from '@folio/logger';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore } from '../src/data/index.js';
+import { openReaderRepositories } from '../src/data/index.js';
 import { readEpub, InvalidContentError } from '../src/ingest/epub.js';
 import { buildPreviewEpub } from '../src/ingest/epub-preview.js';
 import { ingestIssue, keys, type IngestDeps } from '../src/ingest/ingest.js';
@@ -73,7 +73,7 @@ async function entry(file: string, name: string): Promise<string> {
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'reader-foreign-epubs-'));
   connection = await connectMongo(freshMongoUrl('reader_foreign_epubs').url);
-  const store = await openReaderStore(connection);
+  const store = await openReaderRepositories(connection);
   storage = new LocalDiskStorage(join(directory, 'store'));
   deps = { storage, manifests: store.manifests, indexes: new TextIndexStore(storage, 8) };
   packages = new PackageFiles(storage);

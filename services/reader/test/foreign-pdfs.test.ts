@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { connectMongo, type Connection } from '@folio/mongo';
 import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore } from '../src/data/index.js';
+import { openReaderRepositories } from '../src/data/index.js';
 import { ingestIssue, type IngestDeps } from '../src/ingest/ingest.js';
 import { infoFields, MAX_SIDE_FACTOR } from '../src/ingest/pdf.js';
 import { pngSize } from '../src/ingest/tools.js';
@@ -73,7 +73,7 @@ async function edited(source: string, name: string, edits: [string, string, numb
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'reader-foreign-pdfs-'));
   connection = await connectMongo(freshMongoUrl('reader_foreign_pdfs').url);
-  const store = await openReaderStore(connection);
+  const store = await openReaderRepositories(connection);
   storage = new LocalDiskStorage(join(directory, 'store'));
   deps = { storage, manifests: store.manifests, indexes: new TextIndexStore(storage, 8) };
   groffPdf = await groff('groff', MS);

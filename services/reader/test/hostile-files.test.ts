@@ -19,7 +19,7 @@ import { freshMongoUrl } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArchiveError, BoundedZip, DEFAULT_ARCHIVE_LIMITS, InflateBudget } from '../src/archive/zip-reader.js';
 import { buildPdf } from '../src/build/pdf.js';
-import { openReaderStore } from '../src/data/index.js';
+import { openReaderRepositories } from '../src/data/index.js';
 import { InvalidContentError } from '../src/ingest/epub.js';
 import { buildPreviewEpub } from '../src/ingest/epub-preview.js';
 import { ingestIssue, type IngestDeps } from '../src/ingest/ingest.js';
@@ -54,7 +54,7 @@ beforeAll(async () => {
   await exec('python3', [support('hostile-epubs.py'), files]);
   mongo = freshMongoUrl('reader_hostile');
   connection = await connectMongo(mongo.url);
-  const store = await openReaderStore(connection);
+  const store = await openReaderRepositories(connection);
   storage = new LocalDiskStorage(storeDir);
   deps = { storage, manifests: store.manifests, indexes: new TextIndexStore(storage, 8) };
 }, 120_000);

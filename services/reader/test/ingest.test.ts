@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speakToMp3 } from '../src/build/audio.js';
 import { buildEpub } from '../src/build/epub.js';
 import { buildPdf } from '../src/build/pdf.js';
-import { openReaderStore } from '../src/data/index.js';
+import { openReaderRepositories } from '../src/data/index.js';
 import type { ReaderRepositories } from '../src/domain/repositories.js';
 import { InvalidContentError, readEpub } from '../src/ingest/epub.js';
 import { ingestIssue, type IngestDeps } from '../src/ingest/ingest.js';
@@ -34,7 +34,7 @@ beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'reader-ingest-'));
   mongo = freshMongoUrl('reader_ingest');
   connection = await connectMongo(mongo.url);
-  store = await openReaderStore(connection);
+  store = await openReaderRepositories(connection);
   const storage = new LocalDiskStorage(join(directory, 'store'));
   deps = { storage, manifests: store.manifests, indexes: new TextIndexStore(storage, 8) };
 });

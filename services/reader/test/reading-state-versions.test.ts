@@ -8,7 +8,7 @@ import { ReferenceCache } from '@folio/messaging';
 import { freshDatabase, startTcpProxy, testInfra, uniqueName, type TcpProxy } from '@folio/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore, type MongoReaderRepositories } from '../src/data/index.js';
+import { openReaderRepositories, type MongoReaderRepositories } from '../src/data/index.js';
 import type { PositionDoc, UserSettingsDoc } from '../src/data/schemas.js';
 import { RedisUserVersions } from '../src/data/user-versions.js';
 import { positionIdOf } from '../src/domain/repositories.js';
@@ -40,7 +40,7 @@ describe("a user's positions and settings cached on two replicas", () => {
   const versionsOf = (redis: Redis, aggregate: string, log: Logger) => new RedisUserVersions(redis, log, { prefix, aggregate, cacheTtlMs: CACHE_TTL_MS });
   /** One replica's store: its own caches, the shared store and Redis; no broadcast. */
   const replicaOn = (redis: Redis, log: Logger = logger): Promise<MongoReaderRepositories> =>
-    openReaderStore(db.connection, {
+    openReaderRepositories(db.connection, {
       positions: { entries: new ReferenceCache({ ttlMs: CACHE_TTL_MS, maxEntries: 100 }), versions: versionsOf(redis, 'positions', log), changed: () => {} },
       settings: { entries: new ReferenceCache({ ttlMs: CACHE_TTL_MS, maxEntries: 100 }), versions: versionsOf(redis, 'settings', log), changed: () => {} },
     });

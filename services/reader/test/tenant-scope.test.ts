@@ -4,7 +4,7 @@
 // not found, against the real store.
 import { freshDatabase } from '@folio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openReaderStore, type MongoReaderRepositories } from '../src/data/index.js';
+import { openReaderRepositories, type MongoReaderRepositories } from '../src/data/index.js';
 import { positionIdOf, type ContentManifest, type PositionRecord } from '../src/domain/repositories.js';
 import { MANIFEST_BASE } from './support/content-manifest.js';
 
@@ -16,7 +16,7 @@ describe('tenant-owned data asked for under another tenant', () => {
   let store: MongoReaderRepositories;
   beforeAll(async () => {
     db = await freshDatabase('reader-tenant-scope');
-    store = await openReaderStore(db.connection);
+    store = await openReaderRepositories(db.connection);
   });
   afterAll(async () => {
     await db.drop();

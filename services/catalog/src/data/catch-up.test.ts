@@ -12,7 +12,7 @@ import { CatalogSnapshots } from '../domain/snapshot.js';
 import { SnapshotRefresh } from '../domain/snapshot-refresh.js';
 import type { IssueInput, StoredIssue } from '../domain/repositories.js';
 import { CHANGE_BUCKET_MS } from './change-buckets.js';
-import { openCatalogStore, type MongoCatalogRepositories } from './index.js';
+import { openCatalogRepositories, type MongoCatalogRepositories } from './index.js';
 import { MongoSnapshotRepository } from './snapshots.js';
 
 const logger = createLogger({ service: 'catalog-catch-up-test', level: 'silent' });
@@ -68,7 +68,7 @@ describe('catching up after a start from a snapshot', () => {
 
   beforeAll(async () => {
     db = await freshDatabase('catalog_catch_up');
-    store = await openCatalogStore(db.connection);
+    store = await openCatalogRepositories(db.connection);
   });
   afterAll(async () => {
     await db?.connection.close();

@@ -18,7 +18,7 @@ export interface MongoCatalogRepositories {
   favorites: MongoFavoriteRepository;
 }
 
-export async function openCatalogStore(connection: Connection, caches: { favorites?: FavoriteCache } = {}): Promise<MongoCatalogRepositories> {
+export async function openCatalogRepositories(connection: Connection, caches: { favorites?: FavoriteCache } = {}): Promise<MongoCatalogRepositories> {
   const models = catalogModels(connection);
   await ensureIndexes(connection);
   return {

@@ -56,7 +56,7 @@ async function dropRetiredCollections(connection: Connection): Promise<void> {
   }
 }
 
-export async function openCommerceStore(connection: Connection, options: { offerCacheMs?: number } = {}): Promise<MongoCommerceRepositories> {
+export async function openCommerceRepositories(connection: Connection, options: { offerCacheMs?: number } = {}): Promise<MongoCommerceRepositories> {
   const models = commerceModels(connection);
   await ensureIndexes(connection);
   await dropRetiredCollections(connection);

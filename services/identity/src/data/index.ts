@@ -52,7 +52,7 @@ export interface MongoIdentityRepositories extends IdentityRepositories {
 }
 
 /** `cache`: the service's read cache for users, memberships and tenants (seeds and tools read the store). */
-export async function openIdentityStore(connection: Connection, cache?: IdentityReadCache, versions?: UserVersions): Promise<MongoIdentityRepositories> {
+export async function openIdentityRepositories(connection: Connection, cache?: IdentityReadCache, versions?: UserVersions): Promise<MongoIdentityRepositories> {
   const models = identityModels(connection);
   await ensureIndexes(connection);
   const tenants = new MongoTenantRepository(models.tenants, cache);

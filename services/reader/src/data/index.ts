@@ -20,7 +20,7 @@ export interface MongoReaderRepositories extends ReaderRepositories {
 }
 
 /** The service's caches (seeds and tools read the store). */
-export async function openReaderStore(
+export async function openReaderRepositories(
   connection: Connection,
   caches: { positions?: UserPositionsCache; settings?: UserSettingsCache; manifests?: ManifestCache; sessions?: SessionCache } = {},
 ): Promise<MongoReaderRepositories> {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { connectMongo } from '@folio/mongo';
 import { ArchiveError, BoundedZip, type ArchiveLimits } from '../archive/zip-reader.js';
-import { openReaderStore } from '../data/index.js';
+import { openReaderRepositories } from '../data/index.js';
 import { InvalidContentError } from '../ingest/epub.js';
 import { DEFAULT_INGEST_BOUNDS, ingestIssue, type IngestBounds } from '../ingest/ingest.js';
 import { TextIndexStore } from '../search/index-store.js';
@@ -103,7 +103,7 @@ async function run(start: ChildStart): Promise<ChildMessage> {
   const connection = await connectMongo(config.mongoUrl);
   const work = await mkdtemp(join(tmpdir(), 'folio-ingest-'));
   try {
-    const store = await openReaderStore(connection);
+    const store = await openReaderRepositories(connection);
     const storage = contentStorageOf(config.storage);
     await pruneVersions(storage, await store.manifests.findSummary({ tenantId: job.tenantId, issueId: job.issueId }), job.tenantId, job.issueId, version);
     await send({ type: 'progress', step: 'reading', progress: 2 });
