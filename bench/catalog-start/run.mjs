@@ -264,7 +264,8 @@ const rows = [];
 await connection.collection('snapshots').drop().catch(() => {});
 await connection.collection('snapshot_claims').drop().catch(() => {});
 const cold = await startReplica('without snapshot');
-const coldLoad = cold.logs.find((entry) => entry.msg === 'catalog view loaded');
+// Log lines reach standard output within a second (@folio/logger), maybe after SERVING.
+const coldLoad = await cold.waitForLog('catalog view loaded', 10_000);
 const coldMemory = await cold.memory();
 const reference = await answers(cold.client);
 const written = await cold.waitForLog('catalog snapshot written', 300_000);
@@ -285,7 +286,7 @@ for (let run = 1; run <= RUNS; run++) {
   const stopImporting = WRITE_DURING > 0 ? importContinuously(WRITE_DURING) : undefined;
   const warm = await startReplica(`from snapshot ${run}`, { profile: true });
   const writtenDuring = await stopImporting?.();
-  const warmLoad = warm.logs.find((entry) => entry.msg === 'catalog view loaded');
+  const warmLoad = await warm.waitForLog('catalog view loaded', 10_000);
   if (warmLoad.source !== 'snapshot') throw new Error(`run ${run} did not start from the snapshot: ${JSON.stringify(warmLoad)}`);
   const memory = await warm.memory();
   const same = isDeepStrictEqual(await answers(warm.client), reference);
