@@ -15,7 +15,7 @@ import { DomainError } from '@folio/errors';
 import type { notes } from '@folio/proto';
 import { z } from 'zod';
 import type { Services } from '../http/route.js';
-import { epubLocationAsList } from './wire.js';
+import { epubLocationAsList } from '../render/notes.js';
 
 export const EXPORT_FORMATS = ['w3c', 'markdown'] as const;
 

@@ -5,7 +5,7 @@ import { identity } from '@folio/proto';
 import { RATE_RULES } from '../http/rate-limit.js';
 import { route } from '../http/route.js';
 import { deliverableEmail, langSchema, TokenResponse } from './schemas.js';
-import { tokensToWire } from './wire.js';
+import { tokensToWire } from '../render/identity.js';
 
 const PROVIDERS = {
   google: identity.SocialProvider.SOCIAL_PROVIDER_GOOGLE,

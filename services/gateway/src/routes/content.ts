@@ -1,7 +1,7 @@
 // Offline download of an issue.
 import { route } from '../http/route.js';
 import { DownloadRecord, issueIdParams } from './schemas.js';
-import { downloadToWire } from './reader-wire.js';
+import { downloadToWire } from '../render/reader.js';
 
 export const contentRoutes = [
   route({

@@ -7,7 +7,7 @@ import { pagedSectionToWire, shelvesToWire } from '../render/v2/catalog.js';
 import { FavoriteState, issueIdParams, LibraryShelves, PagedSection, queryInt, scopeSchema } from './schemas.js';
 import { searchQuery } from './search.js';
 import { tenantIdsOf } from './user.js';
-import { catalogScope } from './wire.js';
+import { catalogScope } from './requests.js';
 
 const paging = {
   page: queryInt({ min: 1, max: 10_000, fallback: 1, description: 'Shelves page' }),

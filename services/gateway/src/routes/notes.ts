@@ -1,12 +1,13 @@
 // Highlights and annotations (v2): scoped by the reader session to tenant, user and issue.
 // The pipeline verifies the reader-token (http/reader-token.ts) and hands the
 // handlers its scope; the notes service answers notes as they are, and the gateway
-// renders them once (wire.ts `noteRenderer`): v2 JSON, `totalText` encrypted
+// renders them once (render/notes.ts `noteRenderer`): v2 JSON, `totalText` encrypted
 // with the key derived from the reader-token.
 import { z } from 'zod';
 import { route } from '../http/route.js';
 import { id, NoteV2, noteCreateBodyV2, updateNoteBody } from './schemas.js';
-import { annotationChangeOf, noteDraftOf, noteRenderer } from './wire.js';
+import { noteRenderer } from '../render/notes.js';
+import { annotationChangeOf, noteDraftOf } from './requests.js';
 
 const noteParams = z.object({ note_id: id('Note id') });
 const notOwned = { 403: 'The note belongs to another user' };

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { reader } from '@folio/proto';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { publicationToWire } from './reader-wire.js';
+import { publicationToWire } from '../render/reader.js';
 
 // The whole vendored folder: Readium's link schema refers to OPDS's link properties.
 const SCHEMAS = fileURLToPath(new URL('../../../../tests/e2e/fixtures/schemas/', import.meta.url));

@@ -1,7 +1,7 @@
 // Reader sessions, reader settings, last location and in-issue text search (v2).
 // Bodies are validated here (their shapes, the same schemas as the OpenAPI)
 // and sent to reader typed; reader checks them against the issue's content
-// and answers domain data, rendered in reader-wire.ts.
+// and answers domain data, rendered in render/reader.ts.
 import { z } from 'zod';
 import { reader } from '@folio/proto';
 import { route } from '../http/route.js';
@@ -31,7 +31,7 @@ import {
   userSettingsToProto,
   userSettingsToWire,
   WEBPUB_MEDIA_TYPE,
-} from './reader-wire.js';
+} from '../render/reader.js';
 
 /** Query booleans as the apps send them. */
 const isTrue = (value: string | undefined) => value === 'true' || value === '1';

@@ -5,7 +5,7 @@ import { route } from '../http/route.js';
 import { pagedSectionToWire } from '../render/v2/catalog.js';
 import { PagedSection, queryInt, scopeSchema } from './schemas.js';
 import { tenantIdsOf } from './user.js';
-import { catalogScope } from './wire.js';
+import { catalogScope } from './requests.js';
 
 const QUERY_MIN = 2;
 const QUERY_MAX = 128;

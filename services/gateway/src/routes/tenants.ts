@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { route } from '../http/route.js';
 import { CursorMeta, queryInt, TenantObject } from './schemas.js';
-import { tenantToWire } from './wire.js';
+import { tenantToWire } from '../render/identity.js';
 
 export const tenantRoutes = [
   route({

@@ -6,7 +6,7 @@ import { route, type Services } from '../http/route.js';
 import { myContentToWire, pagedSectionToWire } from '../render/v2/catalog.js';
 import { EXPORT_FORMATS, loadExport, MARKDOWN_CONTENT_TYPE, toMarkdown, toW3c, W3C_CONTENT_TYPE, W3cAnnotationCollection } from './annotation-export.js';
 import { CursorSection, PagedSection, queryInt, UserObject } from './schemas.js';
-import { userToWire } from './wire.js';
+import { userToWire } from '../render/identity.js';
 
 /** The ids of the user's tenants (identity's memberships): the scope of the multi-tenant listings. */
 export async function tenantIdsOf(services: Pick<Services, 'identity'>, userId: number): Promise<number[]> {

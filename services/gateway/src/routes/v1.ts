@@ -15,8 +15,9 @@ import {
   TextSearchHit,
   updateNoteBody,
 } from './schemas.js';
-import { exchangedSessionToWire, readerSessionOf, storedSessionToWire } from './reader-wire.js';
-import { annotationChangeOf, noteDraftOf, noteRenderer } from './wire.js';
+import { exchangedSessionToWire, readerSessionOf, storedSessionToWire } from '../render/reader.js';
+import { noteRenderer } from '../render/notes.js';
+import { annotationChangeOf, noteDraftOf } from './requests.js';
 
 const store = { tenant: 'store' } as const;
 const v1 = { ...store, tag: 'Reader API v1' } as const;

@@ -17,7 +17,7 @@ import type {
   TocEntry,
   UserReaderSettings,
   WebPublication,
-} from './schemas.js';
+} from '../routes/schemas.js';
 
 type LastLocationWire = z.output<typeof LastLocation>;
 type UserSettingsWire = z.output<typeof UserReaderSettings>;

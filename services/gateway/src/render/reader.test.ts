@@ -1,13 +1,6 @@
 import { reader } from '@folio/proto';
 import { describe, expect, it } from 'vitest';
-import {
-  POSITION_LIST_MEDIA_TYPE,
-  positionListToWire,
-  publicationToWire,
-  readerSettingsToWire,
-  sessionContentToWire,
-  WEBPUB_MEDIA_TYPE,
-} from './reader-wire.js';
+import { POSITION_LIST_MEDIA_TYPE, positionListToWire, publicationToWire, readerSettingsToWire, sessionContentToWire, WEBPUB_MEDIA_TYPE } from './reader.js';
 
 const publication = (preview: boolean): reader.Publication => ({
   type: reader.PublicationType.PUBLICATION_TYPE_EPUB,

@@ -1,7 +1,7 @@
 import { decryptText } from '@folio/crypto';
 import type { notes } from '@folio/proto';
 import { describe, expect, it } from 'vitest';
-import { epubLocationAsList, epubLocationAsText, noteRenderer } from './wire.js';
+import { epubLocationAsList, epubLocationAsText, noteRenderer } from './notes.js';
 
 const list = (items: string[]) => ({ epubLocationList: { items }, epubLocationText: undefined });
 const text = (value: string) => ({ epubLocationList: undefined, epubLocationText: value });
