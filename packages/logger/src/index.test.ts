@@ -1,5 +1,4 @@
 import { Writable } from 'node:stream';
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createLogger, currentContext, runWithContext } from './index.js';
 
@@ -65,45 +64,5 @@ describe('logger', () => {
 
   it('when no context is active, then currentContext is undefined', () => {
     expect(currentContext()).toBeUndefined();
-  });
-});
-
-describe('standard output', () => {
-  // A process of its own with the built logger, as a service writes its lines.
-  const loggerModule = new URL('../dist/index.js', import.meta.url).href;
-  const run = (script: string) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', `const { createLogger } = await import(${JSON.stringify(loggerModule)});\n${script}`], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    return {
-      child,
-      exited,
-      lines: () =>
-        out
-          .split('\n')
-          .filter(Boolean)
-          .map((line) => JSON.parse(line) as { msg: string }),
-    };
-  };
-
-  it('when a few lines are written and the process stays idle, then they arrive within about a second', async () => {
-    const service = run(`const log = createLogger({ service: 'idle' }); log.info('one'); log.info('two'); setTimeout(() => {}, 10_000);`);
-    try {
-      await expect.poll(() => service.lines().map((line) => line.msg), { timeout: 3_000, interval: 50 }).toEqual(['one', 'two']);
-    } finally {
-      service.child.kill();
-    }
-  });
-
-  it('when the process exits right after writing, also on an uncaught error, then every line was written', async () => {
-    const exiting = run(`const log = createLogger({ service: 'exit' }); for (let i = 0; i < 50; i++) log.info('line ' + i); process.exit(0);`);
-    expect(await exiting.exited).toBe(0);
-    expect(exiting.lines()).toHaveLength(50);
-    const crashing = run(`const log = createLogger({ service: 'crash' }); log.error('before the crash'); setTimeout(() => { throw new Error('boom'); }, 10);`);
-    expect(await crashing.exited).toBe(1);
-    expect(crashing.lines().map((line) => line.msg)).toEqual(['before the crash']);
   });
 });

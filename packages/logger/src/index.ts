@@ -43,30 +43,6 @@ function traceFields(): { trace_id?: string; span_id?: string } {
   return { trace_id: traceId, span_id: spanId };
 }
 
-/**
- * Standard output, shared by every logger of the process. Lines are gathered
- * into writes of about 4 KB instead of one write per line: the gateway writes
- * an access line per request, and a write per line was a visible share of
- * its CPU per request. A timer writes what is gathered within a second when
- * fewer lines come; pino writes the rest synchronously when the process
- * exits (an uncaught error included). A SIGKILL loses what is gathered.
- */
-let standardOutput: pino.DestinationStream | undefined;
-function stdout(): pino.DestinationStream {
-  if (!standardOutput) {
-    const destination = pino.destination({ dest: 1, minLength: 4_096, sync: false });
-    setInterval(() => {
-      try {
-        destination.flush();
-      } catch {
-        // A closed standard output: nothing left to write to.
-      }
-    }, 1_000).unref();
-    standardOutput = destination;
-  }
-  return standardOutput;
-}
-
 export interface LoggerOptions {
   service: string;
   level?: string;
@@ -94,5 +70,5 @@ export function createLogger({ service, level = 'info', destination }: LoggerOpt
     // Secrets are censored here rather than by pino's `redact` paths: see redaction.ts for why.
     formatters: { log: censorSecrets },
   };
-  return pino(options, destination ?? stdout());
+  return destination ? pino(options, destination) : pino(options);
 }
