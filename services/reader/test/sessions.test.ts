@@ -286,7 +286,7 @@ describe('v1 sessions: settings token exchange', () => {
     await snapshots.insertOne({ _id: apart.sessionId, snapshot: await storedSnapshot(apart.sessionId) });
     await sessions.updateOne({ _id: apart.sessionId }, { $unset: { snapshot: '' } });
     await readsAsOpened(apart);
-    // As sessions were stored before 2026-11-27: a document, inline or apart.
+    // As an earlier version stored sessions: a document, inline or apart.
     const inlineDocument = await exchange();
     await sessions.updateOne({ _id: inlineDocument.sessionId }, { $set: { snapshot: JSON.parse((await storedSnapshot(inlineDocument.sessionId)) as string) } });
     await readsAsOpened(inlineDocument);

@@ -22,15 +22,15 @@ export interface StructureDoc {
 
 /**
  * A session as stored: its snapshot inline when small, else in
- * `reader_session_snapshots`; JSON text, or a document when stored before
- * 2026-11-27 (data/sessions.ts, snapshotOf).
+ * `reader_session_snapshots`; JSON text, or a document when stored by an
+ * earlier version (data/sessions.ts, snapshotOf).
  */
 export type StoredSessionDoc = Omit<SessionDoc, 'snapshot'> & { snapshot?: string | Record<string, unknown> };
 
 export interface SnapshotDoc {
   _id: number;
   snapshot: string | Record<string, unknown>;
-  /** Its session's, so that both are pruned alike; missing on snapshots stored before 2026-11-26. */
+  /** Its session's, so that both are pruned alike; missing on snapshots an earlier version stored. */
   expires_at?: Date;
 }
 

@@ -37,10 +37,9 @@ export const INLINE_SNAPSHOT_MAX_BYTES = 8 * 1024;
  * FerretDB every nested field and array item also gets an entry in the
  * document's type schema (`$s`), which made an audiobook's session 2.2 KB of
  * JSON, two thirds of it schema, so PostgreSQL parsed all of it and then
- * compressed the row (over its 2 KB TOAST threshold). As text, CPU per opened
- * session fell in docdb 105-114 -> 67-71 µs and in PostgreSQL 90-95 -> 58-62
- * µs (alternated `pnpm bench:api -- --only=sessions` runs, `/proc`).
- * Snapshots stored before 2026-11-27 are documents, and read as they are.
+ * compressed the row (over its 2 KB TOAST threshold); as text, opening a
+ * session costs both about a third less CPU (bench/api HISTORY.md).
+ * Snapshots an earlier version stored are documents, and read as they are.
  */
 function snapshotOf(stored: string | Record<string, unknown>): Record<string, unknown> {
   return typeof stored === 'string' ? (JSON.parse(stored) as Record<string, unknown>) : stored;
