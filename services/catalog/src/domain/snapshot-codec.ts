@@ -125,9 +125,9 @@ export async function decodeSnapshot(bytes: Buffer): Promise<ViewSnapshot> {
  * zlib's output chunk size for a snapshot: one chunk larger than glibc's
  * largest dynamic mmap threshold (32 MiB on 64-bit), so that it is always
  * mmap()ed and goes back to the system when freed. With zlib's default 16 KiB
- * chunks, a 100 MB payload left ~40 MB of freed chunks in the malloc heap,
- * pinned there by the typed arrays the decoder allocated after them: RSS that
- * never came back (measured at 100,000 issues: 237 -> 196 MB after a restore).
+ * chunks, a large payload left its freed chunks in the malloc heap, pinned
+ * there by the typed arrays the decoder allocated after them: RSS that never
+ * came back after a restore.
  * Pages of the chunk that are never written cost nothing.
  */
 const ONE_CHUNK_MIN = 33 * 1024 * 1024;
