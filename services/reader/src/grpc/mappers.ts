@@ -1,6 +1,6 @@
 // Domain results <-> reader's proto messages. Only types change here: key
 // names and null-versus-absent of the HTTP answers are the gateway's to
-// decide (routes/reader-wire.ts there). An unset optional is "null".
+// decide (render/reader.ts there). An unset optional is "null".
 import { reader } from '@folio/proto';
 import type { SessionContent } from '../domain/content.js';
 import type { DownloadView } from '../domain/downloads.js';
